@@ -1,0 +1,143 @@
+"""Ranking behaviour of the keyword index."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from workbench import Registry
+from workbench.registry.search import SearchIndex, shorten, stem, words
+
+
+def make(name: str, description: str = "", **extra: Any) -> dict[str, Any]:
+    return {"name": name, "description": description, **extra}
+
+
+@pytest.fixture
+def registry() -> Registry:
+    made = Registry()
+    made.add_tools(
+        "filesystem",
+        [
+            make("read_file", "Read the complete contents of a file from the file system."),
+            make("readMultipleFiles", "Read the contents of several files at once."),
+            make("write_file", "Create a new file or overwrite an existing one."),
+            make("list_directory", "List the entries of a directory."),
+        ],
+    )
+    made.add_tools(
+        "git",
+        [
+            make("git_status", "Shows the working tree status."),
+            make("git_log", "Shows the commit logs."),
+            make(
+                "git_show",
+                "Shows the contents of a commit.",
+                inputSchema={
+                    "type": "object",
+                    "properties": {"revision": {"type": "string", "description": "A sha."}},
+                },
+            ),
+        ],
+    )
+    return made
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("readFile", ["read", "file"]),
+        ("git_status", ["git", "status"]),
+        ("list-directory", ["list", "directory"]),
+        ("getHTTPResponse2", ["get", "http", "response", "2"]),
+        ("s3ListBuckets", ["s", "3", "list", "buckets"]),
+    ],
+)
+def test_identifiers_split_into_words(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+def test_stemming_meets_inflections() -> None:
+    assert stem("files") == stem("file")
+    assert stem("created") == stem("creates") == stem("create")
+    assert stem("listing") == stem("list")
+    assert stem("issues") == stem("issue")
+    assert stem("process") == "process"
+
+
+def test_name_outweighs_description(registry: Registry) -> None:
+    registry.add_tools("notes", [make("status_report", "Writes a report.")])
+    registry.add_tools("misc", [make("summarize", "Summarize the status of things.")])
+    ids = [hit.id for hit in registry.search("status")]
+    assert ids.index("notes.status_report") < ids.index("misc.summarize")
+
+
+def test_identifier_fragments_find_their_tool(registry: Registry) -> None:
+    assert registry.search("readFile")[0].id == "filesystem.read_file"
+    assert registry.search("git_log")[0].id == "git.git_log"
+
+
+def test_prefix_matches_while_typing(registry: Registry) -> None:
+    assert registry.search("directo")[0].id == "filesystem.list_directory"
+    assert registry.search("stat")[0].id == "git.git_status"
+
+
+def test_parameters_are_searchable(registry: Registry) -> None:
+    assert registry.search("revision sha")[0].id == "git.git_show"
+
+
+def test_server_filter_as_parameter_and_in_query(registry: Registry) -> None:
+    everywhere = {hit.server for hit in registry.search("contents")}
+    assert everywhere == {"filesystem", "git"}
+    assert {hit.server for hit in registry.search("contents", server="git")} == {"git"}
+    assert {hit.server for hit in registry.search("server:git contents")} == {"git"}
+
+
+def test_server_name_is_a_field(registry: Registry) -> None:
+    assert {hit.server for hit in registry.search("git", limit=3)} == {"git"}
+
+
+def test_nothing_matching_says_so(registry: Registry) -> None:
+    results = registry.search("quantum teleportation")
+    assert len(results) == 0 and results.no_good_match
+    assert not registry.search("file").no_good_match
+
+
+def test_ties_break_by_id() -> None:
+    registry = Registry()
+    same = "Return the thing."
+    registry.add_tools("b", [make("fetch", same)])
+    registry.add_tools("a", [make("fetch", same)])
+    hits = registry.search("fetch")
+    assert hits[0].score == hits[1].score
+    assert [hit.id for hit in hits] == ["a.fetch", "b.fetch"]
+
+
+def test_limit_and_hit_fields(registry: Registry) -> None:
+    hits = registry.search("file", limit=2)
+    assert len(hits) == 2
+    first = hits[0]
+    assert (first.server, first.name) == tuple(first.id.split(".", 1))
+    assert registry.search("file", limit=0).hits == []
+
+
+def test_hit_descriptions_are_cut_at_a_word_boundary() -> None:
+    long = "word " * 100
+    assert shorten(long) == ("word " * 39).strip() + "…"
+    assert len(shorten(long)) <= 200
+    assert shorten("short  text\nhere") == "short text here"
+
+
+def test_index_updates_incrementally() -> None:
+    index = SearchIndex()
+    registry = Registry()
+    registry.add_tools("one", [make("alpha_tool", "first")])
+    for entry in registry:
+        index.add(entry)
+    index.add(registry.get("alpha_tool"))  # re-adding replaces, does not duplicate
+    assert len(index) == 1
+    index.remove("one.alpha_tool")
+    index.remove("one.alpha_tool")  # removing twice is harmless
+    assert len(index) == 0
+    assert index.search("alpha").hits == []

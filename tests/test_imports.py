@@ -1,0 +1,39 @@
+"""``import workbench`` must stay cheap: %load_ext runs it in every kernel."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("fastmcp", "mcp", "ipywidgets", "IPython", "jsonschema_rs")
+
+
+def _loaded_after(code: str) -> set[str]:
+    script = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    return {name.split(".")[0] for name in json.loads(out)}
+
+
+def test_import_workbench_loads_nothing_heavy() -> None:
+    loaded = _loaded_after("import workbench")
+    assert not loaded & {*HEAVY, "pydantic", "rich"}
+
+
+def test_tool_model_and_registry_load_no_mcp_ipython_or_widgets() -> None:
+    loaded = _loaded_after(
+        "from workbench import Registry, tool\n"
+        "Registry().add_tools('s', [{'name': 't', 'inputSchema': {'type': 'object'}}])\n"
+        "tool(lambda x: x, name='echo')"
+    )
+    assert "pydantic" in loaded  # the check itself must be able to see imports
+    assert not loaded & {"fastmcp", "mcp", "ipywidgets", "IPython"}
+
+
+def test_unknown_attribute_is_an_attribute_error() -> None:
+    import workbench
+
+    with pytest.raises(AttributeError, match="no_such_name"):
+        workbench.no_such_name  # noqa: B018

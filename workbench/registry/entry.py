@@ -1,0 +1,160 @@
+"""ToolEntry: one tool in the registry, its summary now and its heavy parts on demand.
+
+"Deferred" inside the process means the argument validator and the Action model are built
+on the first call of that tool, not when a server lists a thousand of them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import jsonschema_rs
+from pydantic import BaseModel, ConfigDict, create_model
+
+from workbench.errors import InvalidArgumentsError, WorkbenchWarning
+from workbench.tools.annotations import ToolAnnotations
+from workbench.tools.definition import ToolDefinition
+from workbench.tools.schema import Action
+
+_PERMISSIVE: dict[str, Any] = {"type": "object"}
+
+
+class SchemaAction(Action):
+    """An Action for a tool known only by JSON Schema: the schema validator checks it."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+@dataclass(eq=False)
+class ToolEntry:
+    """A tool of one server, addressed as ``server.tool``."""
+
+    server: str
+    name: str
+    description: str = ""
+    title: str | None = None
+    annotations: ToolAnnotations | None = None
+    input_schema: dict[str, Any] = field(default_factory=lambda: dict(_PERMISSIVE))
+    output_schema: dict[str, Any] | None = None
+    tags: tuple[str, ...] = ()
+    meta: dict[str, Any] | None = None
+    definition: ToolDefinition[Any, Any] | None = None
+
+    @property
+    def id(self) -> str:
+        """The registry-wide id, ``server.tool``."""
+        return f"{self.server}.{self.name}"
+
+    @classmethod
+    def from_tool(cls, server: str, tool: object) -> ToolEntry:
+        """Read a ToolDefinition, an MCP ``Tool`` object, or a dict in MCP's shape."""
+        if isinstance(tool, ToolDefinition):
+            return cls(
+                server=server,
+                name=tool.name,
+                description=tool.description,
+                title=tool.title,
+                annotations=tool.annotations,
+                input_schema=tool.input_schema,
+                output_schema=tool.output_schema,
+                tags=tool.tags,
+                meta=tool.meta,
+                definition=tool,
+            )
+        data = _as_mapping(tool)
+        name = data.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"A tool of server {server!r} has no name: {tool!r}")
+        schema = _first(data, "inputSchema", "input_schema", "parameters")
+        tags = data.get("tags") or ()
+        return cls(
+            server=server,
+            name=name,
+            description=data.get("description") or "",
+            title=data.get("title") or None,
+            annotations=ToolAnnotations.coerce(data.get("annotations")),
+            input_schema=dict(schema) if isinstance(schema, Mapping) else dict(_PERMISSIVE),
+            output_schema=_first(data, "outputSchema", "output_schema"),
+            tags=tuple(sorted(tags)),
+            meta=_first(data, "_meta", "meta"),
+        )
+
+    @property
+    def display_title(self) -> str:
+        """The title to show people: explicit, from annotations, or the name."""
+        annotated = self.annotations.title if self.annotations else None
+        return self.title or annotated or self.name
+
+    @cached_property
+    def validator(self) -> Any:
+        """The JSON Schema validator of the arguments, or None if the schema is unusable."""
+        try:
+            return jsonschema_rs.validator_for(self.input_schema)
+        except Exception as error:
+            warnings.warn(
+                f"{self.id}: its input schema cannot be used for validation ({error}); "
+                "arguments go to the server unchecked.",
+                WorkbenchWarning,
+                stacklevel=2,
+            )
+            return None
+
+    @cached_property
+    def action_type(self) -> type[Action]:
+        """The Action model of this tool (the definition's, or one built from the schema)."""
+        if self.definition is not None:
+            return self.definition.action_type
+        camel = "".join(part[:1].upper() + part[1:] for part in self.name.split("_"))
+        model: type[Action] = create_model(f"{camel}Action", __base__=SchemaAction)
+        return model
+
+    def problems(self, arguments: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Every way the arguments break the input schema, as ``(field, why)``."""
+        if self.validator is None:
+            return []
+        found: list[tuple[str, str]] = []
+        for error in self.validator.iter_errors(dict(arguments)):
+            path = ".".join(str(part) for part in error.instance_path)
+            kind = error.kind
+            if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
+                found.append((_join(path, kind.property), "required but missing"))
+            elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
+                found.extend((_join(path, name), "unexpected argument") for name in kind.unexpected)
+            else:
+                found.append((path or "(arguments)", error.message))
+        return found
+
+    def action_from_arguments(self, arguments: Mapping[str, Any] | None) -> Action:
+        """Validate arguments into an Action, or raise naming every bad field."""
+        if self.definition is not None:
+            return self.definition.action_from_arguments(arguments)  # type: ignore[no-any-return]
+        values = dict(arguments or {})
+        problems = self.problems(values)
+        if problems:
+            raise InvalidArgumentsError(self.id, problems)
+        return self.action_type.model_validate(values)
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _first(data: Mapping[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if data.get(key) is not None:
+            return data[key]
+    return None
+
+
+def _as_mapping(tool: object) -> Mapping[str, Any]:
+    if isinstance(tool, Mapping):
+        return tool
+    if isinstance(tool, BaseModel):
+        return tool.model_dump(by_alias=True, exclude_none=True)
+    names = ("name", "title", "description", "inputSchema", "input_schema", "parameters")
+    extra = ("annotations", "outputSchema", "output_schema", "tags", "meta")
+    return {key: getattr(tool, key) for key in (*names, *extra) if hasattr(tool, key)}

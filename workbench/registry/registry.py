@@ -1,0 +1,187 @@
+"""Registry: every known tool of every server, by id ``server.tool``.
+
+A server's tools are added, replaced and removed as a unit: input is fully read before the
+registry changes, so a bad tool leaves the previous state untouched.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from workbench.errors import (
+    AmbiguousToolError,
+    ToolDefinitionError,
+    ToolNotFoundError,
+    UnknownServerError,
+)
+from workbench.registry.entry import ToolEntry
+from workbench.registry.search import SearchIndex, SearchResults
+from workbench.tools.definition import ToolDefinition
+
+SUGGESTION_LIMIT = 5
+
+Listener = Callable[[str], None]
+
+
+class Registry:
+    """Tools by server, resolvable by id or unique bare name, searchable at once."""
+
+    def __init__(self) -> None:
+        self._servers: dict[str, dict[str, ToolEntry]] = {}
+        self._servers_by_name: dict[str, set[str]] = {}
+        self._index = SearchIndex()
+        self._listeners: list[Listener] = []
+
+    # -- changing -----------------------------------------------------------------------
+
+    def add_tools(self, server: str, tools: Iterable[object]) -> list[ToolEntry]:
+        """Add or replace the given tools of a server, keeping its other tools."""
+        entries = _read_entries(server, tools)
+        current = dict(self._servers.get(server, {}))
+        current.update({entry.name: entry for entry in entries})
+        self._install(server, current)
+        return entries
+
+    def set_tools(self, server: str, tools: Iterable[object]) -> list[ToolEntry]:
+        """Make these the server's only tools (what a fresh ``tools/list`` means)."""
+        entries = _read_entries(server, tools)
+        self._install(server, {entry.name: entry for entry in entries})
+        return entries
+
+    def remove_tools(self, server: str, names: Iterable[str]) -> None:
+        """Remove some tools of a server; unknown names are ignored."""
+        current = dict(self._servers.get(server, {}))
+        for name in names:
+            current.pop(name, None)
+        self._install(server, current)
+
+    def remove_server(self, server: str) -> None:
+        """Remove every tool of a server."""
+        if server in self._servers:
+            self._install(server, {})
+
+    def register(
+        self,
+        tool: ToolDefinition[Any, Any] | type[ToolDefinition[Any, Any]] | Callable[..., Any],
+        *,
+        server: str = "notebook",
+        **params: Any,
+    ) -> list[ToolEntry]:
+        """Register a tool instance, a ToolDefinition class (through ``create(**params)``),
+        or a factory function returning one tool or several."""
+        if isinstance(tool, ToolDefinition):
+            made: object = tool
+        elif inspect.isclass(tool) and issubclass(tool, ToolDefinition):
+            made = tool.create(**params)
+        elif callable(tool):
+            made = tool(**params)
+        else:
+            raise ToolDefinitionError(f"Cannot register {tool!r}: not a tool, class or factory.")
+        definitions = [made] if isinstance(made, ToolDefinition) else list(made)  # type: ignore[call-overload]
+        for definition in definitions:
+            if not isinstance(definition, ToolDefinition):
+                raise ToolDefinitionError(f"Factory returned {definition!r}, not a ToolDefinition.")
+        return self.add_tools(server, definitions)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(server)`` after each change; returns the unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def get(self, ref: str) -> ToolEntry:
+        """Resolve ``server.tool`` or a bare tool name that exists on one server only."""
+        server, _, name = ref.partition(".")
+        entry = self._servers.get(server, {}).get(name) if name else None
+        if entry is not None:
+            return entry
+        owners = sorted(self._servers_by_name.get(ref, ()))
+        if len(owners) == 1:
+            return self._servers[owners[0]][ref]
+        if owners:
+            raise AmbiguousToolError(ref, [f"{owner}.{ref}" for owner in owners])
+        raise ToolNotFoundError(ref, self.suggest(ref))
+
+    def suggest(self, ref: str, limit: int = SUGGESTION_LIMIT) -> list[str]:
+        """Up to ``limit`` ids that look like ``ref`` (a typo, a bare name, a fragment)."""
+        lowered = ref.lower()
+        ids = {entry.id.lower(): entry.id for entry in self}
+        names = {entry.name.lower(): entry.id for entry in self}
+        close = difflib.get_close_matches(lowered, list(ids), n=limit, cutoff=0.6)
+        close += difflib.get_close_matches(lowered, list(names), n=limit, cutoff=0.6)
+        found = [ids.get(item) or names[item] for item in close]
+        found += [entry_id for key, entry_id in sorted(ids.items()) if lowered in key]
+        return list(dict.fromkeys(found))[:limit]
+
+    def search(self, query: str, limit: int = 15, *, server: str | None = None) -> SearchResults:
+        """Rank every tool for a query (names and descriptions; schemas stay unloaded)."""
+        if server is not None and server not in self._servers:
+            raise UnknownServerError(f"No server named {server!r} in the registry.")
+        return self._index.search(query, limit, server=server)
+
+    def servers(self) -> list[str]:
+        """Names of servers with at least one tool, sorted."""
+        return sorted(self._servers)
+
+    def tools(self, server: str | None = None) -> list[ToolEntry]:
+        """Entries of one server or of all, sorted by id."""
+        if server is not None and server not in self._servers:
+            raise UnknownServerError(f"No server named {server!r} in the registry.")
+        chosen = [server] if server is not None else sorted(self._servers)
+        return [self._servers[s][n] for s in chosen for n in sorted(self._servers[s])]
+
+    def __iter__(self) -> Iterator[ToolEntry]:
+        return iter(self.tools())
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __contains__(self, ref: object) -> bool:
+        if not isinstance(ref, str):
+            return False
+        try:
+            self.get(ref)
+        except (ToolNotFoundError, AmbiguousToolError):
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        return f"<Registry: {len(self)} tools on {len(self._servers)} servers>"
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _install(self, server: str, entries: dict[str, ToolEntry]) -> None:
+        previous = self._servers.get(server, {})
+        for name, entry in previous.items():
+            if entries.get(name) is not entry:
+                self._index.remove(entry.id)
+                self._servers_by_name[name].discard(server)
+                if not self._servers_by_name[name]:
+                    del self._servers_by_name[name]
+        for name, entry in entries.items():
+            if previous.get(name) is not entry:
+                self._index.add(entry)
+                self._servers_by_name.setdefault(name, set()).add(server)
+        if entries:
+            self._servers[server] = entries
+        else:
+            self._servers.pop(server, None)
+        for listener in list(self._listeners):
+            listener(server)
+
+
+def _read_entries(server: str, tools: Iterable[object]) -> list[ToolEntry]:
+    """Read every tool before touching the registry, so a bad one changes nothing."""
+    if not server or "." in server:
+        raise ValueError(f"Server name {server!r} must be non-empty and contain no '.'.")
+    entries = [ToolEntry.from_tool(server, tool) for tool in tools]
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.name in seen:
+            raise ValueError(f"Server {server!r} lists tool {entry.name!r} twice.")
+        seen.add(entry.name)
+    return entries

@@ -1,0 +1,214 @@
+"""Actions (validated tool inputs), Observations (tool results) and MCP content blocks.
+
+Content blocks mirror MCP's wire format (camelCase aliases, a ``type`` discriminator) so a
+result from any server validates straight into an Observation, without importing the MCP SDK.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from rich.console import Group, RenderableType
+from rich.pretty import Pretty
+from rich.table import Table
+from rich.text import Text
+
+
+class _Block(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class TextContent(_Block):
+    """Plain text."""
+
+    type: Literal["text"] = "text"
+    text: str
+
+
+class ImageContent(_Block):
+    """An image as base64 data."""
+
+    type: Literal["image"] = "image"
+    data: str
+    mime_type: str = Field(alias="mimeType")
+
+
+class AudioContent(_Block):
+    """Audio as base64 data."""
+
+    type: Literal["audio"] = "audio"
+    data: str
+    mime_type: str = Field(alias="mimeType")
+
+
+class ResourceLink(_Block):
+    """A pointer to a resource the client may read."""
+
+    type: Literal["resource_link"] = "resource_link"
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = Field(default=None, alias="mimeType")
+    size: int | None = None
+
+
+class TextResourceContents(BaseModel):
+    """The text body of an embedded resource."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    uri: str
+    mime_type: str | None = Field(default=None, alias="mimeType")
+    text: str
+
+
+class BlobResourceContents(BaseModel):
+    """The binary (base64) body of an embedded resource."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    uri: str
+    mime_type: str | None = Field(default=None, alias="mimeType")
+    blob: str
+
+
+class EmbeddedResource(_Block):
+    """A resource whose contents travel inside the result."""
+
+    type: Literal["resource"] = "resource"
+    resource: TextResourceContents | BlobResourceContents
+
+
+ContentBlock = Annotated[
+    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
+    Field(discriminator="type"),
+]
+
+
+class ErrorKind(str, Enum):
+    """Why a call failed; lets callers react without parsing messages."""
+
+    INVALID_ARGUMENTS = "invalid_arguments"
+    TOOL_ERROR = "tool_error"
+    TIMEOUT = "timeout"
+    CONNECTION = "connection"
+    NOT_FOUND = "not_found"
+    CANCELLED = "cancelled"
+    INTERNAL = "internal"
+
+
+class Action(BaseModel):
+    """The validated input of one tool call. Subclasses declare the tool's parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def to_arguments(self) -> dict[str, Any]:
+        """The arguments as JSON-ready data, as they travel to a server."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=False)
+
+    def visualize(self) -> RenderableType:
+        """A two-column table of argument names and values."""
+        table = Table(show_header=False, box=None, padding=(0, 1))
+        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column()
+        for key, value in self.to_arguments().items():
+            table.add_row(key, Pretty(value))
+        return table
+
+    def __rich__(self) -> RenderableType:
+        return self.visualize()
+
+
+class Observation(BaseModel):
+    """The result of one tool call: content blocks, structured content, or an error."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    content: list[ContentBlock] = Field(default_factory=list)
+    structured_content: dict[str, Any] | None = Field(default=None, alias="structuredContent")
+    is_error: bool = Field(default=False, alias="isError")
+    error_kind: ErrorKind | None = None
+    error_message: str | None = None
+    duration: float | None = Field(default=None, description="Seconds the call took.")
+
+    @property
+    def text(self) -> str:
+        """All text content joined by newlines (the error message for a bare error)."""
+        parts = [block.text for block in self.content if isinstance(block, TextContent)]
+        if not parts and self.error_message:
+            return self.error_message
+        return "\n".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str, **fields: Any) -> Observation:
+        """An Observation holding one text block."""
+        return cls(content=[TextContent(text=text)], **fields)
+
+    @classmethod
+    def error(cls, kind: ErrorKind, message: str, **fields: Any) -> Observation:
+        """An error Observation whose text is its message."""
+        return cls(
+            content=[TextContent(text=message)],
+            is_error=True,
+            error_kind=kind,
+            error_message=message,
+            **fields,
+        )
+
+    def to_llm_content(self) -> list[dict[str, Any]]:
+        """Content blocks as MCP-shaped dicts, ready to hand back to a model.
+
+        Structured content with no text twin becomes a JSON text block, so a model that
+        reads only text still sees it.
+        """
+        blocks = [
+            block.model_dump(mode="json", by_alias=True, exclude_none=True)
+            for block in self.content
+        ]
+        if self.structured_content is not None and not any(
+            block["type"] == "text" for block in blocks
+        ):
+            blocks.append({"type": "text", "text": json.dumps(self.structured_content)})
+        return blocks
+
+    def visualize(self) -> RenderableType:
+        """Text, structured content and a status line, for terminals and notebooks."""
+        parts: list[RenderableType] = []
+        if self.is_error:
+            kind = self.error_kind.value if self.error_kind else "error"
+            parts.append(Text(f"Error ({kind})", style="bold red"))
+        for block in self.content:
+            if isinstance(block, TextContent):
+                if not self._is_structured_twin(block.text):
+                    parts.append(Text(block.text, style="red" if self.is_error else ""))
+            elif isinstance(block, ImageContent | AudioContent):
+                parts.append(Text(f"[{block.type}: {block.mime_type}]", style="magenta"))
+            elif isinstance(block, ResourceLink):
+                parts.append(Text(f"[resource link: {block.uri}]", style="magenta"))
+            else:
+                parts.append(Text(f"[resource: {block.resource.uri}]", style="magenta"))
+        if self.structured_content is not None:
+            parts.append(Pretty(self.structured_content))
+        if self.duration is not None:
+            parts.append(Text(f"{self.duration * 1000:.1f} ms", style="dim"))
+        return Group(*parts)
+
+    def __rich__(self) -> RenderableType:
+        return self.visualize()
+
+    def _is_structured_twin(self, text: str) -> bool:
+        """Whether a text block only repeats the structured content as JSON."""
+        if self.structured_content is None:
+            return False
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return False
+        return data in (self.structured_content, self.structured_content.get("result"))
