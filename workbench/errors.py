@@ -64,3 +64,15 @@ class UnknownServerError(WorkbenchError):
 
 class BridgeError(WorkbenchError):
     """The event-loop bridge was misused (closed, or blocked from its own thread)."""
+
+
+class ConnectionFailedError(WorkbenchError):
+    """A server could not be connected; the message says why and what to try."""
+
+
+class WorkbenchClosedError(WorkbenchError):
+    """The Workbench was closed; create a new one."""
+
+
+class ConnectionWarning(WorkbenchWarning):
+    """A server of a config file failed to connect while the others went on."""

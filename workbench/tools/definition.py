@@ -94,6 +94,14 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
             f"{cls.__name__} has no create() factory; instantiate it directly instead."
         )
 
+    @property
+    def is_async(self) -> bool:
+        """Whether the executor is a coroutine function (so callers can avoid blocking)."""
+        executor = self.executor
+        return inspect.iscoroutinefunction(executor) or inspect.iscoroutinefunction(
+            getattr(executor, "__call__", None)  # noqa: B004 - objects with async __call__
+        )
+
     @cached_property
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema of the Action's fields (built once)."""

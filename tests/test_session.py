@@ -1,0 +1,229 @@
+"""Workbench: connecting, calling through one path, notebook tools, failures, closing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from workbench import tool
+from workbench.errors import (
+    ConnectionFailedError,
+    ConnectionWarning,
+    UnknownServerError,
+    WorkbenchClosedError,
+    WorkbenchError,
+)
+from workbench.mcp.connection import LogRecord
+from workbench.session import Workbench
+from workbench.tools import ErrorKind
+
+DEMO_STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
+
+
+@pytest.fixture
+def wb() -> Iterator[Workbench]:
+    workbench = Workbench()
+    yield workbench
+    workbench.close()
+
+
+@pytest.fixture
+def demo(wb: Workbench) -> Workbench:
+    wb.connect("demo")
+    return wb
+
+
+def test_demo_connects_in_process_and_lists_into_the_registry(demo: Workbench) -> None:
+    (info,) = demo.servers()
+    assert (info.name, info.transport, info.status) == ("demo", "in-process", "connected")
+    assert info.tool_count == len(demo.registry.tools("demo")) >= 8
+    assert info.instructions and "demo" in info.instructions
+    assert "demo.add" in demo.registry
+
+
+def test_call_returns_observations_and_records_history(demo: Workbench) -> None:
+    observation = demo.call("demo.add", {"a": 2, "b": 3})
+    assert not observation.is_error and observation.structured_content == {"result": 5.0}
+    assert observation.duration is not None
+    stats = demo.call("text_stats", {"text": "one two two"})  # a unique bare name
+    assert stats.structured_content is not None and stats.structured_content["words"] == 3
+    assert [(c.tool_id, c.status) for c in demo.history] == [
+        ("demo.add", "ok"),
+        ("demo.text_stats", "ok"),
+    ]
+
+
+def test_bad_arguments_never_reach_the_server(demo: Workbench) -> None:
+    observation = demo.call("demo.add", {"a": "two"})
+    assert observation.error_kind is ErrorKind.INVALID_ARGUMENTS
+    assert "b: required but missing" in observation.text and "a:" in observation.text
+    assert demo.history[-1].status == "invalid_arguments"
+
+
+def test_unknown_tool_suggests_similar_ids(demo: Workbench) -> None:
+    observation = demo.call("demo.text_stat")
+    assert observation.error_kind is ErrorKind.NOT_FOUND
+    assert "Did you mean: demo.text_stats" in observation.text
+
+
+def test_tool_failure_is_a_tool_error_observation(demo: Workbench) -> None:
+    observation = demo.call("demo.fail", {"reason": "on purpose"})
+    assert observation.error_kind is ErrorKind.TOOL_ERROR and "on purpose" in observation.text
+
+
+def test_timeout_cancels_promptly_and_the_session_stays_usable(demo: Workbench) -> None:
+    started = time.perf_counter()
+    observation = demo.call("demo.slow_count", {"seconds": 30, "steps": 30}, timeout=0.5)
+    assert observation.error_kind is ErrorKind.TIMEOUT
+    assert time.perf_counter() - started < 5
+    assert "0.5 s" in observation.text
+    assert demo.call("demo.add", {"a": 1, "b": 1}).structured_content == {"result": 2.0}
+
+
+def test_per_connection_timeout_applies(wb: Workbench) -> None:
+    wb.connect("demo", timeout=0.3)
+    observation = wb.call("demo.slow_count", {"seconds": 10, "steps": 10})
+    assert observation.error_kind is ErrorKind.TIMEOUT and "0.3 s" in observation.text
+
+
+def test_progress_and_logs_reach_their_callbacks(demo: Workbench) -> None:
+    progress: list[float] = []
+    demo.call(
+        "demo.slow_count",
+        {"seconds": 0.4, "steps": 4},
+        on_progress=lambda done, total, message: progress.append(done),
+    )
+    assert progress == sorted(progress) and len(progress) == 4
+    records: list[LogRecord] = []
+    demo.log_listeners.append(records.append)
+    demo.call("demo.log_demo", {"message": "hello logs", "level": "warning"})
+    assert [(r.server, r.level, r.message) for r in records] == [("demo", "warning", "hello logs")]
+
+
+def test_awaited_calls_run_concurrently(demo: Workbench) -> None:
+    async def twenty() -> list[str]:
+        observations = await asyncio.gather(
+            *(demo.acall("demo.slow_count", {"seconds": 0.5, "steps": 1}) for _ in range(20))
+        )
+        return [o.text for o in observations]
+
+    started = time.perf_counter()
+    texts = asyncio.new_event_loop().run_until_complete(twenty())
+    assert len(texts) == 20 and all("Counted" in text for text in texts)
+    assert time.perf_counter() - started < 5  # 20 x 0.5 s one after another would be 10 s
+
+
+def test_demo_over_stdio(wb: Workbench) -> None:
+    info = wb.connect("demo_stdio", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
+    assert info.transport == "stdio" and info.tool_count >= 8
+    assert wb.call("demo_stdio.add", {"a": 1, "b": 2}).structured_content == {"result": 3.0}
+
+
+def test_notebook_tools_take_the_same_path(wb: Workbench) -> None:
+    def shout(text: str) -> str:
+        """Upper-case a text."""
+        return text.upper()
+
+    @tool
+    async def later(n: int) -> int:
+        await asyncio.sleep(0)
+        return n + 1
+
+    entries = wb.add_tools(shout, later)
+    assert [e.id for e in entries] == ["notebook.shout", "notebook.later"]
+    assert wb.call("notebook.shout", {"text": "hi"}).text == "HI"
+    assert wb.call("later", {"n": 1}).structured_content == {"result": 2}
+    assert wb.call("shout", {}).error_kind is ErrorKind.INVALID_ARGUMENTS
+    assert wb.remove_tool("shout") and not wb.remove_tool("shout")
+    assert [e.id for e in wb.registry.tools("notebook")] == ["notebook.later"]
+
+
+def test_owned_tools_are_replaced_as_a_group(wb: Workbench) -> None:
+    def one() -> str:
+        return "1"
+
+    def two() -> str:
+        return "2"
+
+    wb.set_owned_tools("cell-a", [tool(one), tool(two)])
+    wb.set_owned_tools("cell-a", [tool(two)])
+    assert [e.name for e in wb.registry.tools("notebook")] == ["two"]
+
+
+def test_connect_failures_are_clear_and_stay_listed(wb: Workbench) -> None:
+    with pytest.raises(ConnectionFailedError, match="not found on PATH"):
+        wb.connect("ghost", command="no-such-command-anywhere")
+    with pytest.raises(ConnectionFailedError, match=r"exited while starting(.|\n)*API key"):
+        wb.connect(
+            "crash",
+            command=sys.executable,
+            args=["-c", "import sys; print('missing API key', file=sys.stderr); sys.exit(2)"],
+        )
+    with pytest.raises(ConnectionFailedError, match="could not be reached"):
+        wb.connect("nowhere", url="http://127.0.0.1:9/mcp", connect_timeout=5)
+    with pytest.raises(ConnectionFailedError, match="within 1 s"):
+        wb.connect("sleepy", command=sys.executable, args=["-c", "import time; time.sleep(30)"],
+                   connect_timeout=1)  # fmt: skip
+    statuses = {info.name: (info.status, bool(info.last_error)) for info in wb.servers()}
+    assert statuses == dict.fromkeys(("crash", "ghost", "nowhere", "sleepy"), ("failed", True))
+
+
+def test_a_call_to_a_failed_server_is_a_connection_observation(wb: Workbench) -> None:
+    wb.registry.add_tools("gone", [{"name": "t"}])
+    observation = wb.call("gone.t")
+    assert observation.error_kind is ErrorKind.CONNECTION
+
+
+def test_config_connects_each_server_concurrently(wb: Workbench, tmp_path: Path) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "one": {"command": DEMO_STDIO[0], "args": DEMO_STDIO[1:]},
+        "two": {"command": DEMO_STDIO[0], "args": DEMO_STDIO[1:]},
+        "broken": {"command": "no-such-command-anywhere"},
+    }}))  # fmt: skip
+    with pytest.warns(ConnectionWarning, match="broken"):
+        infos = wb.connect_config(config)
+    assert {(i.name, i.status) for i in infos} == {
+        ("one", "connected"), ("two", "connected"), ("broken", "failed")
+    }  # fmt: skip
+    assert "one.add" in wb.registry and "two.add" in wb.registry
+    wb.disconnect("one")
+    assert "one.add" not in wb.registry and [i.name for i in wb.servers()] == ["broken", "two"]
+
+
+def test_config_names_select_servers_and_unknown_names_are_errors(
+    wb: Workbench, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"servers": {"a": {"command": "x"}, "b": {"command": "y"}}}))
+    with pytest.raises(WorkbenchError, match="No server named 'c'"):
+        wb.connect_config(config, ["c"])
+
+
+def test_reconnect_and_programming_errors(demo: Workbench) -> None:
+    assert demo.reconnect("demo").status == "connected"
+    with pytest.raises(UnknownServerError, match="No server named 'nope'"):
+        demo.reconnect("nope")
+    with pytest.raises(WorkbenchError, match="contain no"):
+        demo.connect("a.b", server=object())
+    with pytest.raises(WorkbenchError, match="one of command, url or server"):
+        demo.connect("x", command="a", url="http://b")
+    with pytest.raises(WorkbenchError, match="Nothing to connect"):
+        demo.connect("empty")
+
+
+def test_closed_workbench_refuses_work() -> None:
+    workbench = Workbench()
+    workbench.connect("demo")
+    workbench.close()
+    workbench.close()  # idempotent
+    with pytest.raises(WorkbenchClosedError):
+        workbench.call("demo.add", {"a": 1, "b": 2})
+    with pytest.raises(WorkbenchClosedError):
+        workbench.servers()

@@ -1,0 +1,86 @@
+"""The call history: every tool call made in this Workbench, from any path."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from workbench.tools.schema import Observation
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call: what was asked (tool id and arguments), what came back, and when."""
+
+    id: int
+    tool_id: str
+    server: str
+    arguments: dict[str, Any]
+    observation: Observation
+    started_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+
+    @property
+    def status(self) -> str:
+        """ "ok", or the error kind."""
+        if not self.observation.is_error:
+            return "ok"
+        kind = self.observation.error_kind
+        return kind.value if kind else "error"
+
+    @property
+    def duration(self) -> float | None:
+        return self.observation.duration
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "tool": self.tool_id,
+            "server": self.server,
+            "arguments": self.arguments,
+            "status": self.status,
+            "started_at": self.started_at.isoformat(),
+            "duration": self.duration,
+            "observation": self.observation.model_dump(mode="json", by_alias=True),
+        }
+
+
+class History:
+    """Calls in the order they finished; safe to append from the bridge thread."""
+
+    def __init__(self) -> None:
+        self._calls: list[ToolCall] = []
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def record(
+        self, tool_id: str, server: str, arguments: dict[str, Any], observation: Observation
+    ) -> ToolCall:
+        with self._lock:
+            call = ToolCall(next(self._ids), tool_id, server, arguments, observation)
+            self._calls.append(call)
+        return call
+
+    def last(self, count: int | None = None) -> list[ToolCall]:
+        with self._lock:
+            return list(self._calls if count is None else self._calls[-count:])
+
+    def export(self, path: str | Path) -> Path:
+        """Write every call as JSON (arguments, status, timings and Observations)."""
+        target = Path(path)
+        target.write_text(json.dumps([call.to_dict() for call in self.last()], indent=2))
+        return target
+
+    def __iter__(self) -> Iterator[ToolCall]:
+        return iter(self.last())
+
+    def __len__(self) -> int:
+        return len(self._calls)
+
+    def __getitem__(self, index: int) -> ToolCall:
+        return self._calls[index]

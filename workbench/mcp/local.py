@@ -1,0 +1,103 @@
+"""The local server: an in-kernel FastMCP server named ``notebook`` holding notebook tools.
+
+Tools defined in the kernel (``@tool`` functions, ``%%tool`` cells, ToolDefinitions) are
+served by a real MCP server, so they take the same call path as any remote tool and can
+later be served to outside clients unchanged. Their schema is the ToolDefinition's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import mcp.types
+from fastmcp import FastMCP
+from fastmcp.tools import Tool, ToolResult
+from pydantic import PrivateAttr, TypeAdapter
+
+from workbench.tools.definition import ToolDefinition
+from workbench.tools.schema import Observation
+
+NAME = "notebook"
+_CONTENT: TypeAdapter[list[Any]] = TypeAdapter(list[mcp.types.ContentBlock])
+INSTRUCTIONS = "Tools defined in this notebook's kernel."
+
+
+async def run_definition(
+    definition: ToolDefinition[Any, Any], arguments: Mapping[str, Any]
+) -> Observation:
+    """Call a definition without blocking the loop: sync executors run in a worker thread."""
+    if definition.is_async:
+        return await definition.acall(arguments)
+    return await asyncio.to_thread(definition.call, arguments)
+
+
+class DefinitionTool(Tool):
+    """A FastMCP tool that runs a workbench ToolDefinition."""
+
+    _definition: ToolDefinition[Any, Any] = PrivateAttr()
+
+    @classmethod
+    def wrap(cls, definition: ToolDefinition[Any, Any]) -> DefinitionTool:
+        annotations = definition.annotations
+        made = cls(
+            name=definition.name,
+            title=definition.title,
+            description=definition.description or None,
+            parameters=definition.input_schema,
+            output_schema=definition.output_schema,
+            annotations=(
+                mcp.types.ToolAnnotations.model_validate(annotations.to_mcp())
+                if annotations
+                else None
+            ),
+            tags=set(definition.tags),
+            meta=definition.meta,
+        )
+        made._definition = definition
+        return made
+
+    async def run(self, arguments: dict[str, Any]) -> ToolResult:
+        observation = await run_definition(self._definition, arguments)
+        return ToolResult(
+            content=_CONTENT.validate_python(observation.to_llm_content()),
+            structured_content=observation.structured_content,
+            is_error=observation.is_error,
+        )
+
+
+class LocalServer:
+    """The ``notebook`` server and which of its tools each source (e.g. a cell) defined."""
+
+    def __init__(self) -> None:
+        self.server = FastMCP(NAME, instructions=INSTRUCTIONS)
+        self._owners: dict[str, str] = {}
+
+    def names(self) -> list[str]:
+        return sorted(self._owners)
+
+    def add(self, definition: ToolDefinition[Any, Any], owner: str = "") -> None:
+        """Add or replace one tool."""
+        if definition.name in self._owners:
+            self.server.local_provider.remove_tool(definition.name)
+        self.server.add_tool(DefinitionTool.wrap(definition))
+        self._owners[definition.name] = owner
+
+    def remove(self, name: str) -> bool:
+        """Remove one tool; False if there was none by that name."""
+        if self._owners.pop(name, None) is None:
+            return False
+        self.server.local_provider.remove_tool(name)
+        return True
+
+    def replace_owned(self, owner: str, definitions: Iterable[ToolDefinition[Any, Any]]) -> None:
+        """Make ``definitions`` the tools of ``owner``: re-running a cell drops the tools it
+        no longer defines."""
+        fresh = list(definitions)
+        keep = {definition.name for definition in fresh}
+        for name, current in list(self._owners.items()):
+            if current == owner and name not in keep:
+                self.remove(name)
+        for definition in fresh:
+            self.add(definition, owner)

@@ -1,0 +1,94 @@
+"""Named connections: open, list, reconnect and close them, keeping the registry in step.
+
+Coroutines here run on the bridge loop; the Workbench is the synchronous face.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from workbench.errors import UnknownServerError
+from workbench.mcp.connection import Connection, LogRecord, Status
+from workbench.mcp.spec import ServerSpec
+from workbench.registry import Registry
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """One row of ``servers()``: what a person needs to see about a connection."""
+
+    name: str
+    transport: str
+    target: str
+    status: str
+    tool_count: int
+    last_error: str | None
+    instructions: str | None
+
+
+class ConnectionManager:
+    """Owns the Connection objects by name; each server's tools mirror into the registry."""
+
+    def __init__(self, registry: Registry, on_log: Callable[[LogRecord], None]) -> None:
+        self.registry = registry
+        self._on_log = on_log
+        self._connections: dict[str, Connection] = {}
+
+    def get(self, name: str) -> Connection:
+        try:
+            return self._connections[name]
+        except KeyError:
+            known = ", ".join(sorted(self._connections)) or "none yet"
+            raise UnknownServerError(f"No server named {name!r} (connected: {known}).") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._connections
+
+    def info(self) -> list[ServerInfo]:
+        return [_info(self._connections[name]) for name in sorted(self._connections)]
+
+    async def open(self, spec: ServerSpec) -> ServerInfo:
+        """Connect (replacing any connection of that name); a failure stays listed."""
+        old = self._connections.get(spec.name)
+        if old is not None:
+            await old.close()
+        connection = Connection(spec, on_tools=self.registry.set_tools, on_log=self._on_log)
+        self._connections[spec.name] = connection
+        await connection.open()
+        return _info(connection)
+
+    async def open_many(self, specs: Sequence[ServerSpec]) -> list[ServerInfo | BaseException]:
+        """Connect several servers at once: as slow as the slowest, and none hides another."""
+        return list(
+            await asyncio.gather(*(self.open(spec) for spec in specs), return_exceptions=True)
+        )
+
+    async def reconnect(self, name: str) -> ServerInfo:
+        connection = self.get(name)
+        await connection.open()
+        return _info(connection)
+
+    async def close(self, name: str) -> None:
+        connection = self.get(name)
+        del self._connections[name]
+        await connection.close()
+        self.registry.remove_server(name)
+
+    async def close_all(self) -> None:
+        await asyncio.gather(
+            *(self.close(name) for name in list(self._connections)), return_exceptions=True
+        )
+
+
+def _info(connection: Connection) -> ServerInfo:
+    return ServerInfo(
+        name=connection.name,
+        transport=connection.spec.transport,
+        target=connection.spec.describe(),
+        status=connection.status.value,
+        tool_count=len(connection.tools) if connection.status is not Status.FAILED else 0,
+        last_error=connection.last_error,
+        instructions=connection.instructions,
+    )

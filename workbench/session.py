@@ -1,0 +1,339 @@
+"""Workbench: the one object per kernel that owns the bridge, connections, registry, history.
+
+Every capability is a method here, usable from plain Python; magics and widgets only parse,
+call and display. Every tool call, whatever its origin, takes one path:
+registry -> Action -> connection -> Observation -> history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import warnings
+import weakref
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from workbench.config import ConfigError, read_config, spec_from_entry
+from workbench.errors import (
+    AmbiguousToolError,
+    ConnectionWarning,
+    InvalidArgumentsError,
+    ToolNotFoundError,
+    WorkbenchClosedError,
+    WorkbenchError,
+)
+from workbench.history import History
+from workbench.mcp.bridge import Bridge
+from workbench.mcp.connection import LogRecord, ProgressCallback
+from workbench.mcp.manager import ConnectionManager, ServerInfo
+from workbench.mcp.spec import DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, ServerSpec
+from workbench.registry import Registry, ToolEntry
+from workbench.tools.definition import ToolDefinition
+from workbench.tools.from_function import tool as make_tool
+from workbench.tools.schema import ErrorKind, Observation
+
+if TYPE_CHECKING:
+    from workbench.mcp.local import LocalServer
+
+T = TypeVar("T")
+DEMO = "demo"
+
+
+class Workbench:
+    """Connections to MCP servers, every tool in one registry, and a history of calls."""
+
+    def __init__(self, *, log_level: str = "info") -> None:
+        self.registry = Registry()
+        self.history = History()
+        self.log_level = log_level
+        self.log_listeners: list[Callable[[LogRecord], None]] = []
+        self._bridge = Bridge()
+        self._manager = ConnectionManager(self.registry, self._dispatch_log)
+        self._local: LocalServer | None = None
+        self._closed = False
+        # Close on interpreter exit without keeping the Workbench alive until then.
+        self._atexit = _closer(weakref.ref(self))
+        atexit.register(self._atexit)
+
+    # -- connections ----------------------------------------------------------------------
+
+    def connect(
+        self,
+        name: str,
+        *,
+        command: str | None = None,
+        args: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        url: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        token: str | None = None,
+        server: Any = None,
+        timeout: float | None = None,
+        connect_timeout: float | None = None,
+    ) -> ServerInfo:
+        """Connect a server by name: a stdio ``command``, an HTTP ``url``, an in-process
+        FastMCP ``server``, or ``"demo"`` (the embedded demo server).
+
+        ``timeout`` is the default per-call timeout of this server (60 s);
+        ``connect_timeout`` bounds the start (30 s). Raises ConnectionFailedError saying why.
+        """
+        spec = self._spec(
+            name, command, args, env, cwd, url, headers, token, server, timeout, connect_timeout
+        )
+        return self._run(self._manager.open(spec))
+
+    def connect_config(
+        self, path: str | Path, names: Iterable[str] | None = None
+    ) -> list[ServerInfo]:
+        """Connect the servers of an mcp.json file (all, or ``names``) concurrently.
+
+        Each becomes its own named connection. One that fails stays listed with its error
+        (and a ConnectionWarning says so) while the others connect.
+        """
+        entries = read_config(path)
+        wanted = list(names) if names is not None else list(entries)
+        missing = [name for name in wanted if name not in entries]
+        if missing:
+            raise ConfigError(
+                f"No server named {', '.join(map(repr, missing))} in {str(path)!r} "
+                f"(it has: {', '.join(entries) or 'none'})."
+            )
+        specs = [
+            spec_from_entry(name, entries[name], base_dir=Path(path).expanduser().parent)
+            for name in wanted
+        ]
+        outcomes = self._run(self._manager.open_many(specs))
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                warnings.warn(str(outcome), ConnectionWarning, stacklevel=2)
+        return [info for info in self.servers() if info.name in wanted]
+
+    def disconnect(self, name: str) -> None:
+        """Close a connection (stopping its process) and drop its tools from the registry."""
+        self._run(self._manager.close(name))
+
+    def reconnect(self, name: str) -> ServerInfo:
+        """Reopen a connection with the settings it was made with."""
+        return self._run(self._manager.reconnect(name))
+
+    def servers(self) -> list[ServerInfo]:
+        """Every connection: name, transport, status, tool count and last error."""
+        self._check_open()
+        return self._manager.info()
+
+    # -- notebook tools -------------------------------------------------------------------
+
+    def add_tools(
+        self, *tools: ToolDefinition[Any, Any] | Callable[..., Any], owner: str = ""
+    ) -> list[ToolEntry]:
+        """Serve tools (ToolDefinitions, or plain functions made tools with ``@tool``) on the
+        local ``notebook`` server; they are called like any other server's tools."""
+        definitions = [t if isinstance(t, ToolDefinition) else make_tool(t) for t in tools]
+        local = self._local_server()
+        for definition in definitions:
+            local.add(definition, owner)
+        return self._sync_local([d.name for d in definitions])
+
+    def set_owned_tools(
+        self, owner: str, tools: Iterable[ToolDefinition[Any, Any]]
+    ) -> list[ToolEntry]:
+        """Make ``tools`` the only tools of ``owner`` (a cell): re-running a cell replaces
+        its tools and removes the ones it no longer defines."""
+        definitions = list(tools)
+        self._local_server().replace_owned(owner, definitions)
+        return self._sync_local([d.name for d in definitions])
+
+    def remove_tool(self, name: str) -> bool:
+        """Remove a notebook tool; False if there is none by that name."""
+        removed = self._local_server().remove(name)
+        self._sync_local([])
+        return removed
+
+    # -- calls --------------------------------------------------------------------------
+
+    def call(
+        self,
+        tool_id: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Observation:
+        """Call a tool by ``server.tool`` id (or unique bare name); never raises for a
+        failed call: the Observation says what went wrong."""
+        return self._run(self._call(tool_id, arguments, timeout, on_progress))
+
+    async def acall(
+        self,
+        tool_id: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Observation:
+        """``call`` for ``await``: the kernel's loop keeps running while the call does."""
+        self._check_open()
+        return await self._bridge.arun(self._call(tool_id, arguments, timeout, on_progress))
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Close every connection (no orphaned server processes) and stop the bridge."""
+        if self._closed:
+            return
+        self._closed = True
+        atexit.unregister(self._atexit)
+        try:
+            self._bridge.run(self._manager.close_all(), timeout=10)
+        finally:
+            self._bridge.close()
+
+    def __enter__(self) -> Workbench:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"{len(self._manager.info())} servers"
+        return f"<Workbench: {state}, {len(self.registry)} tools>"
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise WorkbenchClosedError("This Workbench is closed; create a new one.")
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self._closed:
+            coro.close()
+            raise WorkbenchClosedError("This Workbench is closed; create a new one.")
+        return self._bridge.run(coro)
+
+    async def _call(
+        self,
+        tool_id: str,
+        arguments: Mapping[str, Any] | None,
+        timeout: float | None,
+        on_progress: ProgressCallback | None,
+    ) -> Observation:
+        raw = dict(arguments or {})
+        try:
+            entry = self.registry.get(tool_id)
+        except (ToolNotFoundError, AmbiguousToolError) as error:
+            observation = Observation.error(ErrorKind.NOT_FOUND, str(error), duration=0.0)
+            self.history.record(tool_id, tool_id.partition(".")[0], raw, observation)
+            return observation
+        try:
+            observation = await self._dispatch(entry.server, entry, raw, timeout, on_progress)
+        except asyncio.CancelledError:
+            cancelled = Observation.error(ErrorKind.CANCELLED, f"{entry.id} was cancelled.")
+            self.history.record(entry.id, entry.server, raw, cancelled)
+            raise
+        self.history.record(entry.id, entry.server, raw, observation)
+        return observation
+
+    async def _dispatch(
+        self,
+        server: str,
+        entry: Any,
+        raw: dict[str, Any],
+        timeout: float | None,
+        on_progress: ProgressCallback | None,
+    ) -> Observation:
+        try:
+            action = entry.action_from_arguments(raw)
+        except InvalidArgumentsError as error:
+            return Observation.error(ErrorKind.INVALID_ARGUMENTS, str(error), duration=0.0)
+        if server in self._manager:
+            connection = self._manager.get(server)
+            return await connection.call(
+                entry.name, action.to_arguments(), timeout=timeout, on_progress=on_progress
+            )
+        if entry.definition is not None:  # registered straight on the registry
+            from workbench.mcp.local import run_definition
+
+            return await run_definition(entry.definition, raw)
+        message = f"{entry.id} belongs to {server!r}, which is not connected."
+        return Observation.error(ErrorKind.CONNECTION, message, duration=0.0)
+
+    def _local_server(self) -> LocalServer:
+        if self._local is None:
+            from workbench.mcp.local import NAME, LocalServer
+
+            self._local = LocalServer()
+            spec = ServerSpec(NAME, "in-process", server=self._local.server)
+            self._run(self._manager.open(spec))
+        return self._local
+
+    def _sync_local(self, names: list[str]) -> list[ToolEntry]:
+        from workbench.mcp.local import NAME
+
+        self._run(self._manager.get(NAME).refresh_tools())
+        return [self.registry.get(f"{NAME}.{name}") for name in names]
+
+    def _dispatch_log(self, record: LogRecord) -> None:
+        for listener in list(self.log_listeners):
+            listener(record)
+
+    def _spec(
+        self,
+        name: str,
+        command: str | None,
+        args: Sequence[str] | None,
+        env: Mapping[str, str] | None,
+        cwd: str | None,
+        url: str | None,
+        headers: Mapping[str, str] | None,
+        token: str | None,
+        server: Any,
+        timeout: float | None,
+        connect_timeout: float | None,
+    ) -> ServerSpec:
+        if not name or "." in name:
+            raise WorkbenchError(f"Server name {name!r} must be non-empty and contain no '.'.")
+        given = [kind for kind, value in (("command", command), ("url", url), ("server", server))
+                 if value is not None]  # fmt: skip
+        if len(given) > 1:
+            raise WorkbenchError(f"Give one of command, url or server, not {' and '.join(given)}.")
+        call_timeout = timeout or DEFAULT_CALL_TIMEOUT
+        start_timeout = connect_timeout or DEFAULT_CONNECT_TIMEOUT
+        if command is not None:
+            return ServerSpec(name, "stdio", command=command, args=tuple(args or ()),
+                              env=dict(env or {}), cwd=cwd, call_timeout=call_timeout,
+                              connect_timeout=start_timeout)  # fmt: skip
+        if url is not None:
+            return ServerSpec(name, "http", url=url, headers=dict(headers or {}), token=token,
+                              call_timeout=call_timeout, connect_timeout=start_timeout)  # fmt: skip
+        if server is None and name == DEMO:
+            from workbench.mcp.demo import build_demo_server
+
+            server = build_demo_server()
+        if server is None:
+            raise WorkbenchError(
+                f"Nothing to connect for {name!r}: pass command=..., url=... or server=... "
+                f"(or use the name {DEMO!r} for the embedded demo server)."
+            )
+        return ServerSpec(
+            name,
+            "in-process",
+            server=server,
+            call_timeout=call_timeout,
+            connect_timeout=start_timeout,
+        )
+
+
+def _closer(ref: weakref.ReferenceType[Workbench]) -> Callable[[], None]:
+    def close() -> None:
+        workbench = ref()
+        if workbench is not None:
+            workbench.close()
+
+    return close
