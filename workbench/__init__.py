@@ -13,6 +13,7 @@ from workbench.__about__ import __version__
 
 if TYPE_CHECKING:
     from workbench.registry import Registry, SearchHit, SearchResults, ToolEntry
+    from workbench.session import Workbench
     from workbench.tools import (
         Action,
         FunctionTool,
@@ -33,6 +34,7 @@ _LAZY = {
     "SearchHit": "workbench.registry",
     "SearchResults": "workbench.registry",
     "ToolEntry": "workbench.registry",
+    "Workbench": "workbench.session",
 }
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "ToolAnnotations",
     "ToolDefinition",
     "ToolEntry",
+    "Workbench",
     "__version__",
     "tool",
 ]

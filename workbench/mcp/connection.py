@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,6 +95,7 @@ class Connection:
             await asyncio.wait_for(self._client.__aenter__(), self.spec.connect_timeout)
             self.instructions = self._client.instructions
             await self.refresh_tools()
+            _warm_up_result_validation()
         except BaseException as error:
             message = self._explain_connect_failure(error)
             self.status, self.last_error = Status.FAILED, message
@@ -260,6 +263,25 @@ class Connection:
             return ""
         body = "\n".join(f"  {line}" for line in lines)
         return f"\nLast lines of its stderr (full log: {self.stderr_log}):\n{body}"
+
+
+_warmed_up = False
+
+
+def _warm_up_result_validation() -> None:
+    """Import ``jsonschema`` in the background once a server is connected.
+
+    The MCP SDK validates structured results with it, imported on the first such call; in
+    a Jupyter environment that import costs seconds (it loads rfc3987-syntax, which builds a
+    grammar), which would otherwise land on the user's first call.
+    """
+    global _warmed_up
+    if not _warmed_up:
+        _warmed_up = True
+        threading.Thread(
+            target=importlib.import_module, args=("jsonschema",), name="workbench-warm-up",
+            daemon=True,
+        ).start()  # fmt: skip
 
 
 def _progress_handler(callback: ProgressCallback | None) -> Any:
