@@ -227,3 +227,26 @@ def test_closed_workbench_refuses_work() -> None:
         workbench.call("demo.add", {"a": 1, "b": 2})
     with pytest.raises(WorkbenchClosedError):
         workbench.servers()
+
+
+def test_proxy_pair_calls_through_the_workbench(demo: Workbench) -> None:
+    proxy = demo.proxy
+    found = proxy.find_tools("add two numbers")
+    assert found["tools"][0]["id"] == "demo.add"
+    assert proxy.call_tool("demo.add", {"a": 1, "b": 2}) == "3.0"
+    assert proxy.call_tool("demo.add", {"a": "x"}).startswith(
+        "[Tool error] demo.add: invalid_arguments:"
+    )
+    assert "demo (" in proxy.server_summary() and "demo server" in proxy.server_summary()
+
+
+def test_gateway_server_serves_the_pair_over_mcp(demo: Workbench) -> None:
+    from workbench.mcp.gateway import build_gateway_server
+
+    demo.connect("gateway", server=build_gateway_server(demo.proxy))
+    assert [e.name for e in demo.registry.tools("gateway")] == ["call_tool", "find_tools"]
+    found = demo.call("gateway.find_tools", {"query": "statistics of a text"})
+    assert found.structured_content is not None
+    assert found.structured_content["tools"][0]["id"] == "demo.text_stats"
+    called = demo.call("gateway.call_tool", {"name": "demo.add", "arguments": {"a": 2, "b": 2}})
+    assert (called.is_error, called.text) == (False, "4.0")

@@ -30,6 +30,7 @@ from workbench.mcp.connection import LogRecord, ProgressCallback
 from workbench.mcp.manager import ConnectionManager, ServerInfo
 from workbench.mcp.spec import DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, ServerSpec
 from workbench.registry import Registry, ToolEntry
+from workbench.registry.proxy import ToolProxy
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import tool as make_tool
 from workbench.tools.schema import ErrorKind, Observation
@@ -151,6 +152,12 @@ class Workbench:
         removed = self._local_server().remove(name)
         self._sync_local([])
         return removed
+
+    @property
+    def proxy(self) -> ToolProxy:
+        """``find_tools`` / ``call_tool`` over every connected tool, for agents."""
+        instructions = {info.name: info.instructions for info in self.servers()}
+        return ToolProxy(self.registry, self.call, instructions=instructions)
 
     # -- calls --------------------------------------------------------------------------
 

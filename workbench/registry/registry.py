@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.errors import (
     AmbiguousToolError,
@@ -20,6 +20,10 @@ from workbench.errors import (
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import SearchIndex, SearchResults
 from workbench.tools.definition import ToolDefinition
+from workbench.tools.schema import Observation
+
+if TYPE_CHECKING:
+    from workbench.registry.proxy import TokenReport
 
 SUGGESTION_LIMIT = 5
 
@@ -123,6 +127,12 @@ class Registry:
             raise UnknownServerError(f"No server named {server!r} in the registry.")
         return self._index.search(query, limit, server=server)
 
+    def token_report(self) -> TokenReport:
+        """Estimated tokens of every full tool schema against the find/call proxy pair."""
+        from workbench.registry.proxy import ToolProxy
+
+        return ToolProxy(self, _not_callable).token_report()
+
     def servers(self) -> list[str]:
         """Names of servers with at least one tool, sorted."""
         return sorted(self._servers)
@@ -172,6 +182,10 @@ class Registry:
             self._servers.pop(server, None)
         for listener in list(self._listeners):
             listener(server)
+
+
+def _not_callable(tool_id: str, arguments: dict[str, Any]) -> Observation:
+    raise NotImplementedError("token_report never calls tools")
 
 
 def _read_entries(server: str, tools: Iterable[object]) -> list[ToolEntry]:
