@@ -5,23 +5,28 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 NOTEBOOK ?= notebooks/quickstart.ipynb
+# Real MCP servers the tests run (nobody here wrote them), pinned, each apart from our venv.
+SERVERS := .cache/servers
+EVERYTHING_VERSION := 2026.8.31
+TIME_SERVER_VERSION := 2026.10.19
 
-.PHONY: lab test lint format typecheck test-fast clean help
+.PHONY: lab test lint format typecheck test-fast servers clean help
 
 help:
 	@echo "make lab        set up and open JupyterLab on $(NOTEBOOK)"
 	@echo "make test       set up and run lint, type checks and every test (kernel tests included)"
 	@echo "make test-fast  only the tests that need no kernel or browser"
+	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
 	@echo "make lint | format | typecheck | clean"
 
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(NOTEBOOK)
 
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev servers
 	$(MAKE) --no-print-directory lint typecheck
 	$(BIN)/pytest
 
-test-fast: $(VENV)/.installed-dev
+test-fast: $(VENV)/.installed-dev servers
 	$(BIN)/pytest -m "not kernel and not browser"
 
 lint: $(VENV)/.installed-dev
@@ -34,6 +39,9 @@ format: $(VENV)/.installed-dev
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
+
+servers: $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION) \
+         $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
@@ -59,3 +67,22 @@ $(VENV)/.installed-lab: pyproject.toml | $(BIN)/python
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@ $(VENV)/.installed-lab
+
+# The servers. The stamps carry the pinned versions, so changing a pin installs again.
+# npm always runs with --ignore-scripts: some MCP packages' postinstall scripts apt-install
+# system packages as root. (Without scripts a bin may lack its exec bit: tests run `node <js>`.)
+$(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION):
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+	  echo "error: the tests run real MCP servers that need node and npm (Node 20 or newer);" \
+	       "install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
+	fi
+	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/npm \
+	  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
+	touch $@
+
+# mcp-server-time gets a venv of its own: its dependencies never meet ours.
+$(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION): | $(BIN)/python
+	$(PYTHON) -m venv $(SERVERS)/venv
+	$(SERVERS)/venv/bin/python -m pip install --quiet --disable-pip-version-check \
+	  mcp-server-time==$(TIME_SERVER_VERSION)
+	touch $@

@@ -26,7 +26,7 @@ from workbench.errors import (
 )
 from workbench.history import History
 from workbench.mcp.bridge import Bridge
-from workbench.mcp.connection import LogRecord, ProgressCallback
+from workbench.mcp.connection import LOG_LEVELS, LogRecord, ProgressCallback
 from workbench.mcp.manager import ConnectionManager, ServerInfo
 from workbench.mcp.spec import DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, ServerSpec
 from workbench.registry import Registry, ToolEntry
@@ -48,15 +48,27 @@ class Workbench:
     def __init__(self, *, log_level: str = "info") -> None:
         self.registry = Registry()
         self.history = History()
-        self.log_level = log_level
         self.log_listeners: list[Callable[[LogRecord], None]] = []
         self._bridge = Bridge()
-        self._manager = ConnectionManager(self.registry, self._dispatch_log)
+        self._manager = ConnectionManager(self.registry, self._dispatch_log, log_level)
         self._local: LocalServer | None = None
         self._closed = False
         # Close on interpreter exit without keeping the Workbench alive until then.
         self._atexit = _closer(weakref.ref(self))
         atexit.register(self._atexit)
+
+    @property
+    def log_level(self) -> str:
+        """The lowest level of server log messages passed to ``log_listeners``."""
+        return self._manager.log_level
+
+    @log_level.setter
+    def log_level(self, level: str) -> None:
+        if level not in LOG_LEVELS:
+            raise WorkbenchError(
+                f"Unknown log level {level!r}; use one of {', '.join(LOG_LEVELS)}."
+            )
+        self._manager.log_level = level
 
     # -- connections ----------------------------------------------------------------------
 

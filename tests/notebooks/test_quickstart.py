@@ -25,6 +25,8 @@ def test_quickstart_runs_and_shows_observations() -> None:
     assert not [out for out in outputs if out["output_type"] == "error"]
     shown = "\n".join(_text(out) for out in outputs)
     assert "'most_common': ['cat', 'the', 'other']" in shown  # the plain function call
-    assert "Error (invalid_arguments)" in shown  # the bad call's Observation
+    assert "Error · invalid_arguments" in shown  # the bad call's Observation
     assert "txt: unexpected argument" in shown
     assert "input_schema" in shown  # the Anthropic export
+    bundles = [out["data"] for out in outputs if out["output_type"] == "execute_result"]
+    assert sum("application/vnd.workbench.observation+json" in b for b in bundles) == 2

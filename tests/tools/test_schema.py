@@ -13,6 +13,7 @@ from workbench.tools import (
     ResourceLink,
     TextContent,
 )
+from workbench.tools.schema import is_structured_twin
 
 
 def render(renderable: object) -> str:
@@ -127,3 +128,11 @@ def test_blocks_dump_in_mcp_spelling() -> None:
         ).resource.uri
         == "u://2"
     )
+
+
+def test_structured_twin() -> None:
+    assert is_structured_twin('{"a": 1}', {"a": 1})
+    assert is_structured_twin("5", {"result": 5})
+    assert not is_structured_twin("null", {"a": 1})
+    assert not is_structured_twin("not json", {"a": 1})
+    assert not is_structured_twin('{"a": 1}', None)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from workbench.__about__ import __version__
 from workbench.errors import ConnectionFailedError
@@ -79,6 +79,7 @@ class Connection:
         self._on_tools = on_tools
         self._on_log = on_log
         self._client: Any = None
+        self._http_status: int | None = None
 
     @property
     def name(self) -> str:
@@ -90,6 +91,7 @@ class Connection:
         """Start the client, list the tools; raise ConnectionFailedError with the reason."""
         await self._drop_client()
         self.status = Status.CONNECTING
+        self._http_status = None
         try:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self.spec.connect_timeout)
@@ -184,7 +186,10 @@ class Connection:
             from fastmcp.client.transports import StreamableHttpTransport
 
             return StreamableHttpTransport(
-                spec.url or "", headers=dict(spec.headers), auth=spec.token
+                spec.url or "",
+                headers=dict(spec.headers),
+                auth=spec.token,
+                httpx_client_factory=cast(Any, self._http_client),
             )
         from fastmcp.client.transports import StdioTransport
 
@@ -202,6 +207,24 @@ class Connection:
             keep_alive=False,
             log_file=self.stderr_log,
         )
+
+    def _http_client(self, **options: Any) -> Any:
+        """The SDK's HTTP client, plus a hook noting failed statuses: the SDK replaces an
+        HTTP 401 or 404 with a bare JSON-RPC error, and people need the status."""
+        import httpx2
+        from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
+
+        options.setdefault(
+            "timeout", httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT)
+        )
+        client = httpx2.AsyncClient(**options)
+
+        async def note(response: Any) -> None:
+            if response.status_code >= 400:
+                self._http_status = response.status_code
+
+        client.event_hooks["response"].append(note)
+        return client
 
     async def _drop_client(self) -> None:
         client, self._client = self._client, None
@@ -230,7 +253,7 @@ class Connection:
                 f"{where}: it did not finish starting within {spec.connect_timeout:g} s. "
                 "Pass a larger timeout if it is slow to start."
             ) + self._stderr_tail()
-        http = _http_reason(error)
+        http = _http_reason(error, self._http_status)
         if http:
             return f"{where}: {http}"
         if spec.transport == "stdio" and _is_connection_loss(error):
@@ -341,11 +364,12 @@ def _is_connection_loss(error: BaseException) -> bool:
     return False
 
 
-def _http_reason(error: BaseException) -> str | None:
-    """A person's explanation of an HTTP failure anywhere in the error's chain."""
+def _http_reason(error: BaseException, seen_status: int | None = None) -> str | None:
+    """A person's explanation of an HTTP failure: a status the client saw, or one anywhere
+    in the error's chain."""
     for item in _chain(error):
         response = getattr(item, "response", None)
-        status = getattr(response, "status_code", None)
+        status = seen_status or getattr(response, "status_code", None)
         if status in (401, 403):
             return (
                 f"the server refused the request (HTTP {status}). Check the token or "

@@ -31,10 +31,24 @@ class ServerInfo:
 class ConnectionManager:
     """Owns the Connection objects by name; each server's tools mirror into the registry."""
 
-    def __init__(self, registry: Registry, on_log: Callable[[LogRecord], None]) -> None:
+    def __init__(
+        self, registry: Registry, on_log: Callable[[LogRecord], None], log_level: str = "info"
+    ) -> None:
         self.registry = registry
         self._on_log = on_log
+        self._log_level = log_level
         self._connections: dict[str, Connection] = {}
+
+    @property
+    def log_level(self) -> str:
+        """The lowest server log level passed on (MCP levels: debug ... emergency)."""
+        return self._log_level
+
+    @log_level.setter
+    def log_level(self, level: str) -> None:
+        self._log_level = level
+        for connection in self._connections.values():
+            connection.log_level = level
 
     def get(self, name: str) -> Connection:
         try:
@@ -54,7 +68,9 @@ class ConnectionManager:
         old = self._connections.get(spec.name)
         if old is not None:
             await old.close()
-        connection = Connection(spec, on_tools=self.registry.set_tools, on_log=self._on_log)
+        connection = Connection(
+            spec, on_tools=self.registry.set_tools, on_log=self._on_log, log_level=self._log_level
+        )
         self._connections[spec.name] = connection
         await connection.open()
         return _info(connection)

@@ -92,6 +92,18 @@ ContentBlock = Annotated[
 ]
 
 
+def is_structured_twin(text: str, structured: dict[str, Any] | None) -> bool:
+    """Whether a text block only repeats the structured content as JSON (servers send both
+    for older clients); showing it twice adds only noise."""
+    if structured is None:
+        return False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return bool(data == structured or ("result" in structured and data == structured["result"]))
+
+
 class ErrorKind(str, Enum):
     """Why a call failed; lets callers react without parsing messages."""
 
@@ -124,6 +136,12 @@ class Action(BaseModel):
 
     def __rich__(self) -> RenderableType:
         return self.visualize()
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """Jupyter display (the view lives in workbench.display, imported on first use)."""
+        from workbench.display import ActionView
+
+        return ActionView(type(self).__name__, self)._repr_mimebundle_(include, exclude)
 
 
 class Observation(BaseModel):
@@ -186,7 +204,7 @@ class Observation(BaseModel):
             parts.append(Text(f"Error ({kind})", style="bold red"))
         for block in self.content:
             if isinstance(block, TextContent):
-                if not self._is_structured_twin(block.text):
+                if not is_structured_twin(block.text, self.structured_content):
                     parts.append(Text(block.text, style="red" if self.is_error else ""))
             elif isinstance(block, ImageContent | AudioContent):
                 parts.append(Text(f"[{block.type}: {block.mime_type}]", style="magenta"))
@@ -203,12 +221,8 @@ class Observation(BaseModel):
     def __rich__(self) -> RenderableType:
         return self.visualize()
 
-    def _is_structured_twin(self, text: str) -> bool:
-        """Whether a text block only repeats the structured content as JSON."""
-        if self.structured_content is None:
-            return False
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return False
-        return data in (self.structured_content, self.structured_content.get("result"))
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """Jupyter display (the view lives in workbench.display, imported on first use)."""
+        from workbench.display import ObservationView
+
+        return ObservationView(self)._repr_mimebundle_(include, exclude)

@@ -1,0 +1,61 @@
+"""No leaks: after many calls and connect/disconnect cycles, threads, open file descriptors
+and child processes are back where they started."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from workbench.session import Workbench
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def children() -> set[int]:
+    me = str(os.getpid())
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == me and fields[0] != "Z":
+            found.add(int(pid))
+    return found
+
+
+def new_threads(before: set[threading.Thread], seconds: float = 5.0) -> list[str]:
+    """Threads started since ``before`` that are still alive after a moment to stop."""
+    deadline = time.monotonic() + seconds
+    while True:
+        extra = [t.name for t in threading.enumerate() if t not in before]
+        if not extra or time.monotonic() > deadline:
+            return extra
+        time.sleep(0.05)
+
+
+def test_many_calls_and_cycles_leave_nothing_behind(everything_stdio: list[str]) -> None:
+    # Warm up once so one-time costs (imports, the validation warm-up thread) are excluded.
+    with Workbench() as wb:
+        wb.connect("warm", command=everything_stdio[0], args=everything_stdio[1:])
+        wb.call("warm.echo", {"message": "hi"})
+    time.sleep(0.5)
+    threads, fds, kids = set(threading.enumerate()), open_fds(), children()
+
+    with Workbench() as wb:
+        wb.connect("demo")
+        for i in range(1000):
+            assert not wb.call("demo.add", {"a": i, "b": 1}).is_error
+        for cycle in range(20):
+            wb.connect("everything", command=everything_stdio[0], args=everything_stdio[1:])
+            assert wb.call("everything.echo", {"message": str(cycle)}).text.endswith(str(cycle))
+            wb.disconnect("everything")
+        assert len(wb.history) == 1020
+
+    assert new_threads(threads) == []
+    assert open_fds() == fds
+    assert children() == kids

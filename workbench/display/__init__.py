@@ -1,0 +1,31 @@
+"""The display room: rich renderables that turn workbench objects into Jupyter mime bundles.
+
+Pure presentation: no MCP, no event loop, no widgets. Every view renders as ``text/plain``
+(rich), ``text/html`` (themed for JupyterLab light and dark) and, for Actions and
+Observations, a JSON document under ``OBSERVATION_MIME``.
+"""
+
+from workbench.display.action import ActionView
+from workbench.display.live import CallProgress, ProgressView
+from workbench.display.mime import OBSERVATION_MIME, Displayable, render_plain
+from workbench.display.observation import ObservationView
+from workbench.display.params import Parameter, parameters
+from workbench.display.tables import HistoryTable, SearchTable, ServerTable, ToolTable
+from workbench.display.tool_card import ToolCard
+
+__all__ = [
+    "OBSERVATION_MIME",
+    "ActionView",
+    "CallProgress",
+    "Displayable",
+    "HistoryTable",
+    "ObservationView",
+    "Parameter",
+    "ProgressView",
+    "SearchTable",
+    "ServerTable",
+    "ToolCard",
+    "ToolTable",
+    "parameters",
+    "render_plain",
+]

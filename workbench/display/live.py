@@ -1,0 +1,281 @@
+"""Live progress of a long call in the calling cell: one display, updated in place.
+
+The callbacks run on the bridge's event-loop thread, many times a second; a lock keeps the
+state whole and a throttle keeps the notebook from drowning in display updates. Without a
+running kernel (plain Python, a terminal) everything here quietly does nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Protocol
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+from workbench.display import markup
+from workbench.display.formatting import first_line, format_duration, shorten
+from workbench.display.mime import Displayable
+from workbench.display.style import CSS_COLOR, RICH_STYLE, level_tone
+
+BAR_WIDTH = 30
+LOG_WIDTH = 160
+
+
+class LogLike(Protocol):
+    """What a server log record offers (``workbench.mcp.connection.LogRecord``)."""
+
+    @property
+    def level(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def server(self) -> str: ...
+
+
+class DisplayHandleLike(Protocol):
+    """What ``IPython.display.DisplayHandle`` offers that this module uses."""
+
+    def update(self, obj: Any, **kwargs: Any) -> None: ...
+
+
+@dataclass(frozen=True)
+class ProgressView(Displayable):
+    """A snapshot of a call's progress: a bar line and the last log lines.
+
+    Renders as nothing while nothing has been reported, so a quick call leaves no trace.
+    """
+
+    tool_id: str | None = None
+    done: float | None = None
+    total: float | None = None
+    message: str | None = None
+    logs: tuple[tuple[str, str, str], ...] = ()
+    elapsed: float | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.done is None and not self.logs
+
+    @property
+    def fraction(self) -> float | None:
+        if self.done is None or not self.total or self.total <= 0:
+            return None
+        return min(max(self.done / self.total, 0.0), 1.0)
+
+    def _counts(self) -> str:
+        if self.done is None:
+            return ""
+        if self.total:
+            return f"{self.done:g}/{self.total:g}"
+        return f"{self.done:g}"
+
+    def _status(self) -> str:
+        message = shorten(self.message or "", LOG_WIDTH)
+        finished = (
+            f"finished in {format_duration(self.elapsed)}" if self.elapsed is not None else ""
+        )
+        return " · ".join(part for part in (message, finished) if part)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.empty:
+            return
+        head = Text()
+        if self.tool_id:
+            head.append(f"{self.tool_id} ", style="bold cyan")
+        fraction = self.fraction
+        if fraction is not None:
+            filled = round(fraction * BAR_WIDTH)
+            head.append("█" * filled, style="cyan")
+            head.append("░" * (BAR_WIDTH - filled), style="dim")
+            head.append(" ")
+        head.append(self._counts())
+        status = self._status()
+        if status:
+            head.append(f"  {status}", style="dim")
+        if head.plain.strip():
+            yield head
+        for level, server, message in self.logs:
+            yield Text.assemble(
+                (f"[{level}] ", RICH_STYLE[level_tone(level)]), (f"{server}: ", "dim"), message
+            )
+
+    def to_html(self) -> str:
+        if self.empty:
+            return ""
+        pieces = [markup.span(self.tool_id, mono=True, bold=True) if self.tool_id else ""]
+        fraction = self.fraction
+        if fraction is not None:
+            track = (
+                "display:inline-block;width:160px;height:6px;border-radius:3px;"
+                "background:rgba(128,128,128,0.25);overflow:hidden;vertical-align:middle"
+            )
+            width = f"{fraction * 100:.1f}%"
+            fill = f"display:block;height:100%;width:{width};background:{CSS_COLOR['accent']}"
+            pieces.append(f'<span style="{track}"><span style="{fill}"></span></span>')
+        pieces.append(markup.span(self._counts(), mono=True))
+        pieces.append(markup.span(self._status(), tone="muted"))
+        logs = "".join(
+            markup.block(
+                markup.span(f"[{level}]", tone=level_tone(level), mono=True)
+                + " "
+                + markup.span(f"{server}:", tone="muted")
+                + " "
+                + markup.esc(message)
+            )
+            for level, server, message in self.logs
+        )
+        return markup.box("progress", markup.line(*pieces) + logs)
+
+
+class CallProgress:
+    """Progress and server logs of one call, shown live in the cell that made the call.
+
+    Create it in the calling cell (that is where its display lands), hand ``on_progress`` and
+    ``on_log`` to the call, and ``finish()`` afterwards (or use it as a context manager).
+    ``finish`` clears the display if nothing was reported, else leaves the final state.
+    """
+
+    def __init__(
+        self,
+        tool_id: str | None = None,
+        *,
+        handle: DisplayHandleLike | None = None,
+        interval: float = 0.1,
+        max_logs: int = 5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.tool_id = tool_id
+        self.interval = interval
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._done: float | None = None
+        self._total: float | None = None
+        self._message: str | None = None
+        self._logs: deque[tuple[str, str, str]] = deque(maxlen=max_logs)
+        self._started = clock()
+        self._last_push = float("-inf")
+        self._dirty = False
+        self._timer: threading.Timer | None = None
+        self._finished = False
+        self._handle = handle if handle is not None else _open_display(self._view())
+
+    @property
+    def live(self) -> bool:
+        """Whether updates reach a display (False outside a kernel)."""
+        return self._handle is not None
+
+    def on_progress(
+        self, done: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """MCP progress (``progress``, ``total``, ``message``); callable from any thread."""
+        with self._lock:
+            self._done, self._total = done, total
+            if message:
+                self._message = message
+            self._changed()
+
+    def on_log(self, record: LogLike) -> None:
+        """A server log record; the last few are shown under the bar. Any thread."""
+        entry = (
+            str(record.level),
+            str(record.server),
+            shorten(first_line(str(record.message)), LOG_WIDTH),
+        )
+        with self._lock:
+            self._logs.append(entry)
+            self._changed()
+
+    def flush(self) -> None:
+        """Show the latest state now if it has not been shown yet, throttle or not."""
+        with self._lock:
+            if self._dirty and not self._finished and self._handle is not None:
+                self._push()
+
+    def _on_timer(self) -> None:
+        """The throttle's trailing edge: the last state shows even if no event follows it."""
+        with self._lock:
+            self._timer = None
+            if self._dirty:
+                self._changed()
+
+    def finish(self, *, clear: bool = False) -> None:
+        """Stop updating; leave the final state, or clear it (always, if nothing came)."""
+        with self._lock:
+            if self._finished:
+                return
+            self._finished = True
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if self._handle is None:
+                return
+            view = ProgressView() if clear else self._view(elapsed=self._clock() - self._started)
+            self._send(view)
+
+    def __enter__(self) -> CallProgress:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.finish()
+
+    def _view(self, elapsed: float | None = None) -> ProgressView:
+        return ProgressView(
+            self.tool_id, self._done, self._total, self._message, tuple(self._logs), elapsed
+        )
+
+    def _changed(self) -> None:
+        """Push now, or schedule the push for when the throttle allows. Lock held."""
+        if self._finished or self._handle is None:
+            return
+        self._dirty = True
+        wait = self._last_push + self.interval - self._clock()
+        if wait <= 0:
+            self._push()
+        elif self._timer is None:
+            self._timer = threading.Timer(wait, self._on_timer)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _push(self) -> None:
+        """Send the state to the display. Lock held, so updates never overtake each other."""
+        self._dirty = False
+        self._last_push = self._clock()
+        self._send(self._view())
+
+    def _send(self, view: ProgressView) -> None:
+        """Update the display; one that fails (a closing kernel) is dropped, never raised into
+        the call whose progress it shows. Lock held."""
+        if self._handle is None:
+            return
+        try:
+            self._handle.update(view)
+        except Exception:
+            self._handle = None
+
+
+def _open_display(view: ProgressView) -> DisplayHandleLike | None:
+    """A display handle in the current cell, or None outside a running kernel.
+
+    A terminal IPython would print every update on a new line, so it counts as no display.
+    """
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        return None
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
+    handle: DisplayHandleLike | None = display(view, display_id=True)  # type: ignore[no-untyped-call]
+    return handle

@@ -1,0 +1,79 @@
+"""The bridge from views to Jupyter: one base class turns a view into a mime bundle.
+
+Each view renders itself twice, for rich (terminals, ``text/plain``) and as hand-written HTML,
+because rich's own HTML export is a ``<pre>`` block that ignores the notebook's theme.
+"""
+
+from __future__ import annotations
+
+import io
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Container
+from typing import Any
+
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+
+OBSERVATION_MIME = "application/vnd.workbench.observation+json"
+"""Action and Observation documents for front ends that render them (``kind`` tells which)."""
+
+DISPLAY_WIDTH = 100
+JSON_VERSION = 1
+
+
+def render_plain(renderable: RenderableType, width: int = DISPLAY_WIDTH) -> str:
+    """Rich output as plain text: no colours, no markup parsing, no trailing spaces."""
+    console = Console(
+        file=io.StringIO(),
+        width=width,
+        color_system=None,
+        force_terminal=False,
+        force_jupyter=False,
+        no_color=True,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+    console.print(renderable)
+    output = console.file.getvalue()  # type: ignore[attr-defined]
+    return "\n".join(line.rstrip() for line in output.splitlines()).strip("\n")
+
+
+class Displayable(ABC):
+    """A view with a rich rendering, an HTML rendering and, maybe, a JSON document."""
+
+    @abstractmethod
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Rich renderables, for terminals and ``text/plain``."""
+
+    @abstractmethod
+    def to_html(self) -> str:
+        """Self-contained HTML with inline styles, every string escaped."""
+
+    def to_json(self) -> dict[str, Any] | None:
+        """A JSON document for ``OBSERVATION_MIME``, or None when the view has none."""
+        return None
+
+    def to_plain(self, width: int = DISPLAY_WIDTH) -> str:
+        """The rich rendering as plain text."""
+        return render_plain(self, width)
+
+    def _repr_mimebundle_(
+        self, include: Container[str] | None = None, exclude: Container[str] | None = None
+    ) -> dict[str, Any]:
+        """IPython's hook; renders only the mime types asked for."""
+        producers: dict[str, Callable[[], Any]] = {
+            "text/plain": self.to_plain,
+            "text/html": self.to_html,
+            OBSERVATION_MIME: self.to_json,
+        }
+        bundle: dict[str, Any] = {}
+        for mime, produce in producers.items():
+            if include is not None and mime not in include:
+                continue
+            if exclude is not None and mime in exclude:
+                continue
+            value = produce()
+            if value is not None:
+                bundle[mime] = value
+        return bundle

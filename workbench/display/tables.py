@@ -1,0 +1,191 @@
+"""Tables of many things at once: tools, servers, calls and search hits.
+
+Each table lists its rows once as ``Cell``s; the rich and HTML renderings are generic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from workbench.display import markup
+from workbench.display.formatting import first_line, format_duration, format_time, shorten
+from workbench.display.mime import Displayable
+from workbench.display.style import RICH_STYLE, Tone, badge_tone, status_tone
+
+if TYPE_CHECKING:
+    from workbench.history import ToolCall
+    from workbench.mcp.manager import ServerInfo
+    from workbench.registry.entry import ToolEntry
+    from workbench.registry.search import SearchResults
+
+DESCRIPTION_WIDTH = 80
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: text with an optional tone, or annotation badges."""
+
+    text: str = ""
+    tone: Tone | None = None
+    mono: bool = False
+    badges: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line under the table (an empty table, no good match)."""
+
+    text: str
+    tone: Tone = "muted"
+
+
+class TableView(Displayable):
+    """A titled table of cells with notes under it; subclasses only say what the rows are."""
+
+    kind = "table"
+    headers: tuple[str, ...] = ()
+
+    def __init__(self, title: str, rows: Sequence[Sequence[Cell]], notes: Sequence[Note]) -> None:
+        self.title = title
+        self.rows = [tuple(row) for row in rows]
+        self.notes = list(notes)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.rows:
+            table = Table(
+                title=self.title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False
+            )
+            for name in self.headers:
+                table.add_column(name, overflow="fold")
+            for row in self.rows:
+                table.add_row(*(_rich_cell(cell) for cell in row))
+            yield table
+        else:
+            yield Text(self.title, style="bold")
+        for note in self.notes:
+            yield Text(note.text, style=f"{RICH_STYLE[note.tone]} italic")
+
+    def to_html(self) -> str:
+        parts = []
+        if self.rows:
+            rows = [[_html_cell(cell) for cell in row] for row in self.rows]
+            parts.append(markup.table(self.headers, rows, title=self.title))
+        else:
+            parts.append(markup.block(markup.span(self.title, bold=True)))
+        parts.extend(markup.notice(note.text, tone=note.tone) for note in self.notes)
+        return markup.box(self.kind, "".join(parts))
+
+
+class ToolTable(TableView):
+    """Registry entries, one line each: enough to pick a tool, not to call it."""
+
+    kind = "tool-table"
+    headers = ("id", "title", "description", "hints")
+
+    def __init__(self, entries: Iterable[ToolEntry]) -> None:
+        listed = list(entries)
+        rows = [
+            (
+                Cell(entry.id, "accent", mono=True),
+                Cell(entry.display_title if entry.display_title != entry.name else ""),
+                Cell(shorten(entry.description, DESCRIPTION_WIDTH)),
+                Cell(badges=tuple(entry.annotations.badges() if entry.annotations else ())),
+            )
+            for entry in listed
+        ]
+        notes = [] if listed else [Note("No tools.")]
+        super().__init__(_count(len(listed), "tool"), rows, notes)
+
+
+class ServerTable(TableView):
+    """Connections and their health; the last error's first line says what went wrong."""
+
+    kind = "server-table"
+    headers = ("name", "transport", "target", "status", "tools", "last error")
+
+    def __init__(self, infos: Iterable[ServerInfo]) -> None:
+        listed = list(infos)
+        rows = [
+            (
+                Cell(info.name, "accent", mono=True),
+                Cell(info.transport),
+                Cell(info.target, mono=True),
+                Cell(info.status, status_tone(info.status)),
+                Cell(str(info.tool_count)),
+                Cell(first_line(info.last_error), "error"),
+            )
+            for info in listed
+        ]
+        notes = [] if listed else [Note("No servers connected.")]
+        super().__init__(_count(len(listed), "server"), rows, notes)
+
+
+class HistoryTable(TableView):
+    """Past calls, oldest first, as the history holds them."""
+
+    kind = "history-table"
+    headers = ("#", "tool", "status", "duration", "started")
+
+    def __init__(self, calls: Iterable[ToolCall]) -> None:
+        listed = list(calls)
+        rows = [
+            (
+                Cell(str(call.id)),
+                Cell(call.tool_id, "accent", mono=True),
+                Cell(call.status, status_tone(call.status)),
+                Cell(format_duration(call.duration)),
+                Cell(format_time(call.started_at), "muted"),
+            )
+            for call in listed
+        ]
+        notes = [] if listed else [Note("No calls yet.")]
+        super().__init__(_count(len(listed), "call"), rows, notes)
+
+
+class SearchTable(TableView):
+    """Search hits best first, and a plain statement when none is a credible answer."""
+
+    kind = "search-table"
+    headers = ("#", "id", "score", "description")
+
+    def __init__(self, results: SearchResults) -> None:
+        rows = [
+            (
+                Cell(str(rank)),
+                Cell(hit.id, "accent", mono=True),
+                Cell(f"{hit.score:.2f}"),
+                Cell(shorten(hit.description, DESCRIPTION_WIDTH)),
+            )
+            for rank, hit in enumerate(results, start=1)
+        ]
+        notes = []
+        if results.no_good_match:
+            closest = " The closest tools are listed above." if rows else ""
+            notes.append(Note(f"No good match for “{results.query}”.{closest}", "warn"))
+        title = f"Search “{results.query}”: {_count(len(rows), 'hit')}"
+        super().__init__(title, rows, notes)
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _rich_cell(cell: Cell) -> Text:
+    if cell.badges:
+        return Text(", ").join(
+            Text(word, style=RICH_STYLE[badge_tone(word)]) for word in cell.badges
+        )
+    return Text(cell.text, style=RICH_STYLE[cell.tone] if cell.tone else "")
+
+
+def _html_cell(cell: Cell) -> str:
+    if cell.badges:
+        return markup.badges(cell.badges)
+    return markup.span(cell.text, tone=cell.tone, mono=cell.mono)
