@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -28,6 +29,10 @@ from workbench.mcp.demo import build_demo_server
 from workbench.session import Workbench
 
 STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
+EVERYTHING = (
+    Path(__file__).resolve().parents[1]
+    / ".cache/servers/npm/node_modules/@modelcontextprotocol/server-everything"
+)
 ARGS = {"a": 1, "b": 2}
 
 
@@ -97,9 +102,7 @@ def workbench_samples(connect: Callable[[Workbench], object], count: int) -> dic
             sync.append(time.perf_counter() - started)
         loop = asyncio.new_event_loop()
         try:
-            awaited = loop.run_until_complete(
-                timed_async(lambda: wb.acall(tool_id, ARGS), count)
-            )
+            awaited = loop.run_until_complete(timed_async(lambda: wb.acall(tool_id, ARGS), count))
         finally:
             loop.close()
     return {"workbench sync": sync, "workbench await": awaited}
@@ -126,23 +129,39 @@ def latency(count: int) -> None:
             print(f"{transport:<11}{path:<16}{median:>9.3f}{p95:>9.3f}{ratio:>8.2f}")
 
 
+def connect_command() -> list[str]:
+    """server-everything (Node, as `make test` installs it) when present, else the demo.
+
+    The demo is a Python process whose start is mostly CPU (imports), so on two cores five of
+    them cannot start in parallel; a Node server shows what the workbench itself adds.
+    """
+    package = EVERYTHING / "package.json"
+    node = shutil.which("node")
+    if node and package.is_file():
+        script = json.loads(package.read_text())["bin"]["mcp-server-everything"]
+        return [node, str(EVERYTHING / script), "stdio"]
+    return STDIO
+
+
 def concurrent_connects(servers: int) -> None:
+    command = connect_command()
     with tempfile.TemporaryDirectory() as folder:
         config = Path(folder) / "mcp.json"
-        entries = {f"s{i}": {"command": STDIO[0], "args": STDIO[1:]} for i in range(servers)}
+        entries = {f"s{i}": {"command": command[0], "args": command[1:]} for i in range(servers)}
         config.write_text(json.dumps({"mcpServers": entries}))
         singles = []
         for i in range(servers):
             with Workbench() as wb:
                 started = time.perf_counter()
-                wb.connect(f"s{i}", command=STDIO[0], args=STDIO[1:])
+                wb.connect(f"s{i}", command=command[0], args=command[1:])
                 singles.append(time.perf_counter() - started)
         with Workbench() as wb:
             started = time.perf_counter()
             wb.connect_config(config)
             together = time.perf_counter() - started
     slowest = max(singles)
-    print(f"\nConnecting {servers} stdio servers from one config: {together:.2f} s; "
+    print(f"\nServer: {' '.join(command)}")
+    print(f"Connecting {servers} stdio servers from one config: {together:.2f} s; "
           f"slowest single connect {slowest:.2f} s; ratio {together / slowest:.2f}")  # fmt: skip
 
 
