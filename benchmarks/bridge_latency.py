@@ -143,8 +143,7 @@ def connect_command() -> list[str]:
     return STDIO
 
 
-def concurrent_connects(servers: int) -> None:
-    command = connect_command()
+def concurrent_connects(servers: int, command: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         config = Path(folder) / "mcp.json"
         entries = {f"s{i}": {"command": command[0], "args": command[1:]} for i in range(servers)}
@@ -172,7 +171,12 @@ def main() -> None:
     options = parser.parse_args()
     latency(options.calls)
     if options.servers:
-        concurrent_connects(options.servers)
+        command = connect_command()
+        concurrent_connects(options.servers, command)
+        # The same server behind a 1.5 s wait: a start that waits rather than computes (a
+        # network round trip, a slow disk), where two cores do not limit the overlap.
+        waiting = ["/bin/sh", "-c", 'sleep 1.5; exec "$0" "$@"', *command]
+        concurrent_connects(options.servers, waiting)
 
 
 if __name__ == "__main__":
