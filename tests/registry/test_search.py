@@ -141,3 +141,70 @@ def test_index_updates_incrementally() -> None:
     index.remove("one.alpha_tool")  # removing twice is harmless
     assert len(index) == 0
     assert index.search("alpha").hits == []
+
+
+@pytest.fixture
+def catalog() -> Registry:
+    made = Registry()
+    made.add_tools("tracker", [
+        make("create_issue", "Create a new issue in a project."),
+        make("list_issues", "List the issues of a project."),
+    ])  # fmt: skip
+    made.add_tools("billing", [
+        make("create_invoice", "Create an invoice for a customer."),
+        make("create_invoice_item", "Add a line item to a draft invoice for a customer."),
+    ])  # fmt: skip
+    made.add_tools("pager", [make("get_current_oncall_users", "Who is currently on duty.")])
+    made.add_tools("browser", [make("take_screenshot", "Capture the visible page as PNG.")])
+    made.add_tools("git", [make("git_status", "Shows the working tree status.")])
+    return made
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("git_statsu", "git.git_status"),  # a swapped pair of letters
+        ("screnshot of the page", "browser.take_screenshot"),  # a missing letter
+        ("open a new ticket", "tracker.create_issue"),  # synonyms: open/create, ticket/issue
+        ("who is on call", "pager.get_current_oncall_users"),  # "on call" -> "oncall"
+        ("create an invoice", "billing.create_invoice"),  # the name covered whole ranks first
+    ],
+)
+def test_typos_synonyms_compounds_and_name_coverage(
+    catalog: Registry, query: str, expected: str
+) -> None:
+    assert catalog.search(query)[0].id == expected
+
+
+def test_a_synonym_counts_less_than_the_word_itself(catalog: Registry) -> None:
+    catalog.add_tools("tickets", [make("open_ticket", "Open a ticket.")])
+    hits = catalog.search("create issue")
+    assert hits[0].id == "tracker.create_issue"
+    assert [h.id for h in hits].index("tickets.open_ticket") > 0
+
+
+def test_no_good_match_when_the_best_hit_misses_the_rare_words(catalog: Registry) -> None:
+    weak = catalog.search("translate this poem into klingon")
+    assert weak.no_good_match
+    assert not catalog.search("list the issues of my project").no_good_match
+
+
+def test_removing_and_re_adding_a_server_gives_the_same_ranking(catalog: Registry) -> None:
+    before = [(h.id, h.score) for h in catalog.search("create invoice customer")]
+    catalog.remove_server("billing")
+    assert all(h.server != "billing" for h in catalog.search("create invoice customer"))
+    catalog.add_tools("billing", [
+        make("create_invoice", "Create an invoice for a customer."),
+        make("create_invoice_item", "Add a line item to a draft invoice for a customer."),
+    ])  # fmt: skip
+    assert [(h.id, h.score) for h in catalog.search("create invoice customer")] == before
+
+
+def test_index_scales_to_thousands_of_tools() -> None:
+    registry = Registry()
+    for i in range(300):
+        registry.add_tools(f"s{i}", [make(f"tool_{j}_{i}", f"Does thing {j}.") for j in range(10)])
+    registry.add_tools("special", [make("frobnicate_widget", "Frobnicates a widget.")])
+    assert len(registry) == 3001
+    assert registry.search("frobnicate widgets")[0].id == "special.frobnicate_widget"
+    assert len(registry.search("thing", limit=15)) == 15

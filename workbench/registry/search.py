@@ -1,13 +1,17 @@
 """Keyword ranking over every registered tool (BM25F over weighted fields).
 
 Fields: the tool name (split into words), title, server name, description, and parameter
-names and descriptions. The index updates per tool, so re-registering one server costs time
-proportional to that server. Ties break by id so results are deterministic.
+names and descriptions. A query term also reaches the index through its synonyms, a
+one-letter typo, a completion while typing, or a compound it forms with its neighbour
+("on call" -> "oncall"); each such route counts for less than the word itself. Tools whose
+name the query covers whole rank higher. The index updates per tool, so re-registering one
+server costs time proportional to that server. Ties break by id so results are deterministic.
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from collections import Counter
@@ -16,6 +20,15 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from workbench.registry.entry import ToolEntry
+from workbench.registry.vocabulary import (
+    STOPWORDS,
+    deletions,
+    edit_distance_at_most_one,
+    stem,
+    synonyms,
+    terms,
+    words,
+)
 from workbench.tools.annotations import ToolAnnotations
 
 FIELD_WEIGHTS: dict[str, float] = {
@@ -26,47 +39,22 @@ FIELD_WEIGHTS: dict[str, float] = {
     "params": 0.6,
 }
 _FIELDS = tuple(FIELD_WEIGHTS)
+_WEIGHTS = tuple(FIELD_WEIGHTS.values())
+_NAME = _FIELDS.index("name")
 K1 = 1.2
 B = 0.75
+SYNONYM_DISCOUNT = 0.4
+TYPO_DISCOUNT = 0.7
 PREFIX_DISCOUNT = 0.7
+COMPOUND_DISCOUNT = 1.0
+NAME_COVERAGE_BONUS = 0.5
+NO_GOOD_MATCH_COVERAGE = 0.4
+TYPO_MIN_LENGTH = 4
 DESCRIPTION_LIMIT = 200
 
-_CAMEL = re.compile(
-    r"(?<=[a-z])(?=[A-Z])"  # camelCase
-    r"|(?<=[A-Z])(?=[A-Z][a-z])"  # HTTPResponse
-    r"|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])"  # s3list
-)
-_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 _SERVER_FILTER = re.compile(r"\bserver:(\S+)")
-_STOPWORDS = frozenset(
-    "a an and are as at be by for from how i in into is it me my of on or please some that the "
-    "this to use using via want what which with you your".split()
-)
 
-
-def words(text: str) -> list[str]:
-    """Split prose and identifiers (camelCase, snake_case, kebab-case, digits) into words."""
-    spaced = _CAMEL.sub(" ", _NON_WORD.sub(" ", text))
-    return [word.lower() for word in spaced.split()]
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper: "files" meets "file", "listing" meets "list"."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zes")):
-        return word[:-2]
-    for suffix in ("ing", "ed", "s"):
-        if len(word) - len(suffix) >= 3 and word.endswith(suffix) and not word.endswith("ss"):
-            word = word[: -len(suffix)]
-            break
-    # A final "e" goes too, so "create", "creates" and "created" meet at "creat".
-    return word[:-1] if len(word) > 3 and word.endswith("e") else word
-
-
-def terms(text: str) -> list[str]:
-    """The index terms of a text."""
-    return [stem(word) for word in words(text) if word not in _STOPWORDS]
+__all__ = ["SearchHit", "SearchIndex", "SearchResults", "shorten", "stem", "terms", "words"]
 
 
 @dataclass(frozen=True)
@@ -127,7 +115,8 @@ def _fields_of(entry: ToolEntry) -> dict[str, list[str]]:
             if isinstance(sub, dict) and isinstance(sub.get("description"), str):
                 params.extend(terms(sub["description"]))
     return {
-        "name": terms(entry.name),
+        # Names keep words a request would drop ("get_file" is not just "file").
+        "name": terms(entry.name, keep_stopwords=True),
         "title": terms(entry.display_title if entry.title or entry.annotations else ""),
         "server": terms(entry.server),
         "description": terms(entry.description),
@@ -135,107 +124,263 @@ def _fields_of(entry: ToolEntry) -> dict[str, list[str]]:
     }
 
 
+@dataclass(frozen=True)
+class _Route:
+    """How a query term reaches an index term, and what that route is worth."""
+
+    term: str
+    weight: float
+
+
 class SearchIndex:
-    """An incrementally updated BM25F index of registry entries."""
+    """An incrementally updated BM25F index of registry entries.
+
+    Each entry has a slot (a row in the score array). Postings keep raw per-field term
+    counts, so adding or removing one entry touches only its own terms; the per-term arrays
+    that scoring uses (slots and saturated BM25F weights) are compiled on first use after a
+    change and cached, so repeated searches cost a few vector additions per query term.
+    """
 
     def __init__(self) -> None:
-        self._entries: dict[str, ToolEntry] = {}
-        self._lengths: dict[str, tuple[int, ...]] = {}
-        self._postings: dict[str, dict[str, tuple[int, ...]]] = {}
+        self._slots: dict[str, int] = {}
+        self._server_slots: dict[str, set[int]] = {}
+        self._entries: list[ToolEntry | None] = []
+        self._free: list[int] = []
+        self._lengths: list[tuple[int, ...]] = []
+        self._terms_of: list[frozenset[str]] = []
+        self._name_terms: list[frozenset[str]] = []
+        self._postings: dict[str, set[int]] = {}  # term -> slots having it in any field
+        self._field_postings: list[dict[str, dict[int, int]]] = [{} for _ in _FIELDS]
         self._total_lengths = [0] * len(_FIELDS)
+        self._compiled: dict[str, tuple[Any, Any]] = {}
         self._vocabulary: list[str] = []
+        self._typo_keys: dict[str, set[str]] = {}
         self._vocabulary_stale = False
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._slots)
 
     def add(self, entry: ToolEntry) -> None:
         """Index an entry (replacing any entry with the same id)."""
-        if entry.id in self._entries:
-            self.remove(entry.id)
-        fields = _fields_of(entry)
-        counts = [Counter(fields[name]) for name in _FIELDS]
-        lengths = tuple(len(fields[name]) for name in _FIELDS)
-        for term in set().union(*counts):
-            postings = self._postings.setdefault(term, {})
-            if not postings:
+        entry_id = entry.id
+        if entry_id in self._slots:
+            self.remove(entry_id)
+        fields = list(_fields_of(entry).values())
+        slot = self._free.pop() if self._free else len(self._entries)
+        if slot == len(self._entries):
+            self._entries.append(None)
+            self._lengths.append(())
+            self._terms_of.append(frozenset())
+            self._name_terms.append(frozenset())
+        every: set[str] = set()
+        for field_terms, field_postings in zip(fields, self._field_postings, strict=True):
+            counted = Counter(field_terms)
+            for term, count in counted.items():
+                slots = field_postings.get(term)
+                if slots is None:
+                    field_postings[term] = {slot: count}
+                else:
+                    slots[slot] = count
+            every.update(counted)
+        for term in every:
+            holders = self._postings.get(term)
+            if holders is None:
+                self._postings[term] = {slot}
                 self._vocabulary_stale = True
-            postings[entry.id] = tuple(count[term] for count in counts)
-        self._entries[entry.id] = entry
-        self._lengths[entry.id] = lengths
+            else:
+                holders.add(slot)
+        lengths = tuple(len(field_terms) for field_terms in fields)
+        self._slots[entry_id] = slot
+        self._server_slots.setdefault(entry.server, set()).add(slot)
+        self._entries[slot] = entry
+        self._lengths[slot] = lengths
+        self._terms_of[slot] = frozenset(every)
+        self._name_terms[slot] = frozenset(fields[_NAME])
         self._total_lengths = [a + b for a, b in zip(self._total_lengths, lengths, strict=True)]
+        self._compiled.clear()
 
     def remove(self, entry_id: str) -> None:
         """Forget an entry; a no-op for unknown ids."""
-        entry = self._entries.pop(entry_id, None)
-        if entry is None:
+        slot = self._slots.pop(entry_id, None)
+        if slot is None:
             return
-        lengths = self._lengths.pop(entry_id)
+        lengths = self._lengths[slot]
         self._total_lengths = [a - b for a, b in zip(self._total_lengths, lengths, strict=True)]
-        for term in {t for field in _fields_of(entry).values() for t in field}:
-            postings = self._postings.get(term)
-            if postings is not None:
-                postings.pop(entry_id, None)
-                if not postings:
-                    del self._postings[term]
-                    self._vocabulary_stale = True
+        for term in self._terms_of[slot]:
+            holders = self._postings[term]
+            holders.discard(slot)
+            if not holders:
+                del self._postings[term]
+                self._vocabulary_stale = True
+            for field_postings in self._field_postings:
+                slots = field_postings.get(term)
+                if slots is not None and slots.pop(slot, None) is not None and not slots:
+                    del field_postings[term]
+        server_slots = self._server_slots[entry_id.partition(".")[0]]
+        server_slots.discard(slot)
+        if not server_slots:
+            del self._server_slots[entry_id.partition(".")[0]]
+        self._entries[slot] = None
+        self._terms_of[slot] = self._name_terms[slot] = frozenset()
+        self._free.append(slot)
+        self._compiled.clear()
 
     def search(self, query: str, limit: int = 15, *, server: str | None = None) -> SearchResults:
         """Rank entries for a query; ``server:NAME`` in the query filters like ``server``."""
+        import numpy as np
+
         named = _SERVER_FILTER.findall(query)
         server = server or (named[-1] if named else None)
-        query_terms = terms(_SERVER_FILTER.sub(" ", query))
-        scores: dict[str, float] = {}
-        for position, term in enumerate(query_terms):
-            is_last = position == len(query_terms) - 1
-            for matched, discount in self._expand(term, allow_prefix=is_last):
-                self._accumulate(matched, discount, scores)
-        candidates = [
-            (score, entry_id)
-            for entry_id, score in scores.items()
-            if server is None or self._entries[entry_id].server == server
-        ]
-        candidates.sort(key=lambda pair: (-pair[0], pair[1]))
-        hits = [self._hit(entry_id, score) for score, entry_id in candidates[: max(limit, 0)]]
-        return SearchResults(query, hits, no_good_match=not hits)
+        raw = words(_SERVER_FILTER.sub(" ", query))
+        query_terms = [stem(word) for word in raw if word not in STOPWORDS]
+        query_terms += self._compounds(raw)
+        routes = {
+            term: self._routes(term, allow_prefix=position == len(query_terms) - 1)
+            for position, term in enumerate(query_terms)
+        }
+        scores = np.zeros(len(self._entries))
+        for term_routes in routes.values():
+            for route in term_routes:
+                slots, weights = self._compile(route.term)
+                scores[slots] += route.weight * weights
+        if server is not None:
+            keep = np.zeros(len(scores), dtype=bool)
+            keep[list(self._server_slots.get(server, ()))] = True
+            scores[~keep] = 0
+        hits = self._top(scores, max(limit, 0), routes)
+        best = hits[0][1] if hits else None
+        weak = best is None or self._coverage(routes, best) < NO_GOOD_MATCH_COVERAGE
+        return SearchResults(query, [self._hit(slot, score) for score, slot in hits], weak)
 
-    def _expand(self, term: str, *, allow_prefix: bool) -> list[tuple[str, float]]:
-        """The index terms a query term stands for: itself, or (as-you-type) its completions."""
+    # -- how query terms reach the index ------------------------------------------------
+
+    def _routes(self, term: str, *, allow_prefix: bool) -> list[_Route]:
+        """The index terms a query term stands for: itself and its synonyms; failing that,
+        a one-edit typo fix, or (for the last word, as-you-type) its completions."""
+        routes = [_Route(term, 1.0)] if term in self._postings else []
+        routes += [_Route(s, SYNONYM_DISCOUNT) for s in synonyms(term) if s in self._postings]
         if term in self._postings:
-            return [(term, 1.0)]
-        if not allow_prefix or len(term) < 3:
-            return []
-        vocabulary = self._sorted_vocabulary()
-        start = bisect.bisect_left(vocabulary, term)
-        completions: list[tuple[str, float]] = []
-        for candidate in vocabulary[start : start + 50]:
-            if not candidate.startswith(term):
-                break
-            completions.append((candidate, PREFIX_DISCOUNT))
-        return completions
+            return routes
+        routes += [_Route(fix, TYPO_DISCOUNT) for fix in self._typo_fixes(term)]
+        if allow_prefix and len(term) >= 3:
+            routes += [_Route(c, PREFIX_DISCOUNT) for c in self._completions(term)]
+        return routes
 
-    def _accumulate(self, term: str, weight: float, scores: dict[str, float]) -> None:
-        postings = self._postings[term]
-        count = len(self._entries)
-        idf = math.log(1 + (count - len(postings) + 0.5) / (len(postings) + 0.5))
-        averages = [total / count if count else 0.0 for total in self._total_lengths]
-        for entry_id, frequencies in postings.items():
-            lengths = self._lengths[entry_id]
-            pseudo = 0.0
-            for i, frequency in enumerate(frequencies):
-                if frequency:
-                    norm = 1 - B + B * (lengths[i] / averages[i] if averages[i] else 1.0)
-                    pseudo += FIELD_WEIGHTS[_FIELDS[i]] * frequency / norm
-            scores[entry_id] = scores.get(entry_id, 0.0) + weight * idf * pseudo / (K1 + pseudo)
+    def _compounds(self, raw: list[str]) -> list[str]:
+        """Adjacent words that the index knows as one word ("on call" -> "oncall")."""
+        joined = (stem(first + second) for first, second in itertools.pairwise(raw))
+        return [term for term in joined if term in self._postings]
+
+    def _completions(self, prefix: str) -> list[str]:
+        vocabulary = self._sorted_vocabulary()
+        start = bisect.bisect_left(vocabulary, prefix)
+        found = []
+        for candidate in vocabulary[start : start + 50]:
+            if not candidate.startswith(prefix):
+                break
+            found.append(candidate)
+        return found
+
+    def _typo_fixes(self, term: str) -> list[str]:
+        """Index terms one edit away (insertion, deletion, substitution or swap)."""
+        if len(term) < TYPO_MIN_LENGTH:
+            return []
+        self._sorted_vocabulary()
+        keys = self._typo_keys
+        candidates = set(keys.get(term, ())) | {d for d in deletions(term) if d in self._postings}
+        for deleted in deletions(term):
+            candidates |= keys.get(deleted, set())
+        return sorted(c for c in candidates if edit_distance_at_most_one(term, c))
 
     def _sorted_vocabulary(self) -> list[str]:
+        """The vocabulary, sorted for completions and keyed by deletions for typo fixes;
+        rebuilt lazily after the vocabulary changed."""
         if self._vocabulary_stale:
             self._vocabulary = sorted(self._postings)
+            keys: dict[str, set[str]] = {}
+            for term in self._vocabulary:
+                if len(term) >= TYPO_MIN_LENGTH - 1:
+                    for deleted in deletions(term):
+                        keys.setdefault(deleted, set()).add(term)
+            self._typo_keys = keys
             self._vocabulary_stale = False
         return self._vocabulary
 
-    def _hit(self, entry_id: str, score: float) -> SearchHit:
-        entry = self._entries[entry_id]
+    # -- scoring ------------------------------------------------------------------------
+
+    def _idf(self, term: str) -> float:
+        count = len(self._slots)
+        documents = len(self._postings.get(term, ()))
+        return math.log(1 + (count - documents + 0.5) / (documents + 0.5))
+
+    def _compile(self, term: str) -> tuple[Any, Any]:
+        """A term's slots and their ``idf * saturated BM25F`` weights, cached until the next
+        change to the index."""
+        compiled = self._compiled.get(term)
+        if compiled is not None:
+            return compiled
+        import numpy as np
+
+        count = len(self._slots)
+        pseudo = dict.fromkeys(self._postings[term], 0.0)
+        for i, field_postings in enumerate(self._field_postings):
+            slots = field_postings.get(term)
+            if not slots:
+                continue
+            average = self._total_lengths[i] / count if count else 0.0
+            weight, lengths = _WEIGHTS[i], self._lengths
+            for slot, frequency in slots.items():
+                norm = 1 - B + B * (lengths[slot][i] / average if average else 1.0)
+                pseudo[slot] += weight * frequency / norm
+        values = np.fromiter(pseudo.values(), dtype=float, count=len(pseudo))
+        compiled = (
+            np.fromiter(pseudo, dtype=np.intp, count=len(pseudo)),
+            self._idf(term) * values / (K1 + values),
+        )
+        self._compiled[term] = compiled
+        return compiled
+
+    def _top(
+        self, scores: Any, limit: int, routes: dict[str, list[_Route]]
+    ) -> list[tuple[float, int]]:
+        """The best ``limit`` slots after the name-coverage bonus, ties broken by id."""
+        import numpy as np
+
+        if not limit:
+            return []
+        matched = np.flatnonzero(scores)
+        pool = max(limit * 4, 60)
+        if len(matched) > pool:
+            matched = matched[np.argpartition(-scores[matched], pool - 1)[:pool]]
+        reached = {route.term for term_routes in routes.values() for route in term_routes}
+        ranked = [
+            (float(scores[slot]) * self._name_bonus(int(slot), reached), int(slot))
+            for slot in matched
+        ]
+        ranked.sort(key=lambda pair: (-pair[0], self._entries[pair[1]].id))  # type: ignore[union-attr]
+        return ranked[:limit]
+
+    def _name_bonus(self, slot: int, reached: set[str]) -> float:
+        """Up to ``1 + NAME_COVERAGE_BONUS`` when the query covers every word of the name."""
+        name_terms = self._name_terms[slot]
+        if not name_terms:
+            return 1.0
+        covered = len(name_terms & reached) / len(name_terms)
+        return 1 + NAME_COVERAGE_BONUS * covered**2
+
+    def _coverage(self, routes: dict[str, list[_Route]], slot: int) -> float:
+        """How much of the query (weighted by rarity) the given entry answers."""
+        have = self._terms_of[slot]
+        total = answered = 0.0
+        for term, term_routes in routes.items():
+            weight = self._idf(term) if term in self._postings else 1.0
+            total += weight
+            answered += weight * max((r.weight for r in term_routes if r.term in have), default=0)
+        return answered / total if total else 0.0
+
+    def _hit(self, slot: int, score: float) -> SearchHit:
+        entry = self._entries[slot]
+        assert entry is not None
         return SearchHit(
             id=entry.id,
             server=entry.server,
