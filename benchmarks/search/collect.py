@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import shutil
 import signal
@@ -827,6 +828,9 @@ def collect(
     jobs: int = 3,
 ) -> dict[str, Any]:
     """Collect every server not yet in the cache; return the manifest."""
+    # Some servers print banners on stdout; the SDK skips those lines but logs a traceback
+    # for each, which would bury the progress lines.
+    logging.getLogger("mcp.client.stdio").setLevel(logging.CRITICAL)
     root = root or cache_dir()
     root.mkdir(parents=True, exist_ok=True)
     scratch = _prepare_scratch(root)
@@ -875,9 +879,11 @@ def collect(
     manifest["last_collect_s"] = round(time.perf_counter() - started, 1)
     _write_manifest(root, manifest)
     ok = {k: v for k, v in known.items() if v.get("status") == "ok"}
+    failed = sum(v.get("status") == "failed" for v in known.values())
+    skipped = sum(v.get("status") == "skipped" for v in known.values())
     print(
-        f"{len(ok)} servers, {sum(v['tools'] for v in ok.values())} tools in {root / 'catalogs'}"
-        f"; {len(known) - len(ok)} failed (see manifest.json)"
+        f"{len(ok)} servers, {sum(v['tools'] for v in ok.values())} tools in {root / 'catalogs'};"
+        f" {failed} failed, {skipped} skipped as known failures (see manifest.json)"
     )
     return manifest
 
