@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from workbench.__about__ import __version__
 
 if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
+
     from workbench.registry import Registry, SearchHit, SearchResults, ToolEntry
     from workbench.session import Workbench
     from workbench.tools import (
@@ -49,8 +51,32 @@ __all__ = [
     "ToolEntry",
     "Workbench",
     "__version__",
+    "current",
+    "load_ipython_extension",
     "tool",
+    "unload_ipython_extension",
 ]
+
+
+def load_ipython_extension(ipython: InteractiveShell) -> None:
+    """``%load_ext workbench``: the ``%mcp`` and ``%%tool`` magics (idempotent, cheap)."""
+    from workbench.extension import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: InteractiveShell) -> None:
+    """``%unload_ext workbench``: close the kernel's connections and remove the magics."""
+    from workbench.extension import unload
+
+    unload(ipython)
+
+
+def current() -> Workbench:
+    """The kernel's Workbench: the one ``%mcp`` and ``%%tool`` use."""
+    from workbench.extension import current as current_workbench
+
+    return current_workbench()
 
 
 def __getattr__(name: str) -> Any:

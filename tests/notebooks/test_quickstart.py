@@ -9,6 +9,7 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "quickstart.ipynb"
+OBSERVATION = "application/vnd.workbench.observation+json"
 
 
 def _text(output: dict) -> str:  # type: ignore[type-arg]
@@ -24,9 +25,23 @@ def test_quickstart_runs_and_shows_observations() -> None:
     outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]
     assert not [out for out in outputs if out["output_type"] == "error"]
     shown = "\n".join(_text(out) for out in outputs)
+    # The first half: @tool in plain Python.
     assert "'most_common': ['cat', 'the', 'other']" in shown  # the plain function call
     assert "Error · invalid_arguments" in shown  # the bad call's Observation
     assert "txt: unexpected argument" in shown
     assert "input_schema" in shown  # the Anthropic export
+    # The second half: the magics.
+    assert "demo.slow_count" in shown and "9 tools" in shown  # %mcp connect demo
+    assert "connected" in shown  # %mcp servers
+    assert "1   demo.draw_chart" in shown  # %mcp search, best hit first
+    assert "{'result': 5.0}" in shown  # _ after %mcp call demo.add
+    assert "Error · tool_error" in shown and "this is a drill" in shown  # a failing call
+    assert "4/4" in shown  # the progress of the slow count, updated in place
+    assert "notebook.initials" in shown and "read-only" in shown  # the %%tool card
+    assert "A.L." in shown and "'G.H.'" in shown and "'AT'" in shown  # tool, function, Python
+    assert "5 calls" in shown  # %mcp history
     bundles = [out["data"] for out in outputs if out["output_type"] == "execute_result"]
-    assert sum("application/vnd.workbench.observation+json" in b for b in bundles) == 2
+    observations = [b[OBSERVATION] for b in bundles if OBSERVATION in b]
+    assert len(observations) == 7  # two from @tool's call, five from %mcp call
+    kinds = [block["type"] for document in observations for block in document["content"]]
+    assert "image" in kinds  # the chart

@@ -1,0 +1,100 @@
+"""``%mcp connect``: demo, stdio after ``--``, HTTP with headers and token, config files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from IPython.core.error import UsageError
+from magic_output import bundles, shown
+
+from workbench.magics import MagicState
+from workbench.mcp.manager import ServerInfo
+
+STDIO = f"{sys.executable} -m workbench.mcp.demo"
+
+
+def test_connect_demo_shows_its_tools(mcp: Callable[[str], Any]) -> None:
+    value, captured = mcp("connect demo")
+    assert value is None
+    [bundle] = bundles(captured)
+    assert {"text/plain", "text/html"} <= set(bundle)
+    assert "demo.add" in bundle["text/plain"] and "demo.slow_count" in bundle["text/html"]
+    assert bundle["text/plain"].startswith("9 tools")
+
+
+def test_stdio_command_after_double_dash(mcp: Callable[[str], Any], state: MagicState) -> None:
+    _, captured = mcp(f"connect stdio_demo --env WORKBENCH_TEST=1 --timeout 20 -- {STDIO}")
+    try:
+        assert "stdio_demo.add" in shown(captured)
+        info = {i.name: i for i in state.workbench.servers()}["stdio_demo"]
+        assert (info.transport, info.status) == ("stdio", "connected")
+        observation, _ = mcp("call stdio_demo.add a=1 b=2")
+        assert observation.structured_content == {"result": 3.0}
+    finally:
+        mcp("disconnect stdio_demo")
+    assert "stdio_demo" not in [i.name for i in state.workbench.servers()]
+
+
+def test_http_options_reach_the_workbench(
+    mcp: Callable[[str], Any], state: MagicState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def connect(name: str, **options: Any) -> ServerInfo:
+        seen.update(options, name=name)
+        return ServerInfo(name, "http", options["url"], "connected", 0, None, None)
+
+    monkeypatch.setenv("WORKBENCH_TEST_TOKEN", "s3cret")
+    monkeypatch.setattr(state.workbench, "connect", connect)
+    _, captured = mcp(
+        "connect docs https://example.test/${env:WORKBENCH_TEST_TOKEN}/mcp "
+        '--header "Authorization: Bearer ${env:WORKBENCH_TEST_TOKEN}" --header X-Team=a=b '
+        "--token ${env:WORKBENCH_TEST_TOKEN} --timeout 5 --connect-timeout 2.5"
+    )
+    assert seen["name"] == "docs"
+    assert seen["url"] == "https://example.test/s3cret/mcp"
+    assert seen["headers"] == {"Authorization": "Bearer s3cret", "X-Team": "a=b"}
+    assert seen["token"] == "s3cret"
+    assert (seen["timeout"], seen["connect_timeout"]) == (5.0, 2.5)
+    assert seen["command"] is None
+    assert "No tools." in shown(captured)
+
+
+def test_config_file_connects_each_server_and_lists_failures(
+    mcp: Callable[[str], Any], state: MagicState, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    servers = {
+        "cfg_ok": {"command": sys.executable, "args": ["-m", "workbench.mcp.demo"]},
+        "cfg_bad": {"command": str(tmp_path / "no-such-server")},
+        "cfg_unused": {"command": str(tmp_path / "not-connected")},
+    }
+    config.write_text(json.dumps({"mcpServers": servers}))
+    try:
+        _, captured = mcp(f"connect --config {config} cfg_ok cfg_bad")
+        server_table, tool_table = bundles(captured)
+        assert "cfg_ok" in server_table["text/plain"] and "failed" in server_table["text/plain"]
+        assert "cfg_ok.add" in tool_table["text/plain"]
+        statuses = {i.name: i.status for i in state.workbench.servers()}
+        assert statuses["cfg_ok"] == "connected" and statuses["cfg_bad"] == "failed"
+        assert "cfg_unused" not in statuses
+    finally:
+        mcp("disconnect cfg_ok cfg_bad")
+
+
+def test_a_failed_connection_says_why_in_a_usage_error(
+    mcp: Callable[[str], Any], state: MagicState, tmp_path: Path
+) -> None:
+    try:
+        with pytest.raises(UsageError) as caught:
+            mcp(f"connect broken -- {tmp_path / 'no-such-command'}")
+        assert type(caught.value) is UsageError
+        assert "no-such-command" in str(caught.value)
+        assert {i.name: i.status for i in state.workbench.servers()}["broken"] == "failed"
+    finally:
+        mcp("disconnect broken")

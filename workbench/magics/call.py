@@ -1,0 +1,123 @@
+"""``%mcp call``: call a tool with ``key=value`` arguments (or one JSON object); the
+Observation is the cell's value, and a long call shows its progress and log lines live."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from workbench.magics.arguments import argument, magic_arguments, parse, seconds
+from workbench.magics.parsing import Token, fail, json_or_text, one_line, split_pair, tokenize
+
+if TYPE_CHECKING:
+    from workbench.magics.state import MagicState
+    from workbench.registry import ToolEntry
+    from workbench.tools.schema import Observation
+
+_JSON_WORD = "\x00json:{}"
+"""Stands in for a JSON object while argparse reads the words around it."""
+
+
+@magic_arguments(name="mcp call")
+@argument("tool", metavar="TOOL", help="A tool id (server.tool), or a name that is unique.")
+@argument(
+    "arguments",
+    nargs="*",
+    metavar="KEY=VALUE | {JSON}",
+    help="Arguments: values are JSON where they parse, text otherwise; or one JSON object.",
+)
+@argument("--timeout", type=seconds, metavar="SECONDS", help="Give up after this long.")
+def call(state: MagicState, line: str) -> Observation:
+    """Call a tool and return its Observation (so `obs = %mcp call ...` and `_` work).
+
+    `%mcp call demo.add a=2 b=3`, `%mcp call text_stats text="to be or not"`,
+    `%mcp call demo.add {"a": 2, "b": 3}`; quote a JSON value that has spaces or quotes:
+    `options='{"deep": true}'`. A failed call is an error Observation.
+    """
+    tokens = tokenize(line, json_objects=True)
+    words = [_JSON_WORD.format(i) if t.is_json else t.text for i, t in enumerate(tokens)]
+    args = parse(call, words)
+    if args.tool.startswith("\x00"):
+        raise fail("%mcp call: name the tool before its JSON arguments.")
+    entry = _resolve(state, args.tool)
+    arguments = _arguments(entry, [tokens[words.index(word)] for word in args.arguments])
+    return _run(state, entry, arguments, args.timeout)
+
+
+def _resolve(state: MagicState, ref: str) -> ToolEntry:
+    """The tool, or a one-line error with close ids: a typo is a usage error."""
+    from workbench.errors import AmbiguousToolError, ToolNotFoundError
+
+    try:
+        return state.workbench.registry.get(ref)
+    except AmbiguousToolError as error:
+        raise fail(str(error)) from None
+    except ToolNotFoundError as error:
+        hint = f" Did you mean: {', '.join(error.suggestions)}?" if error.suggestions else ""
+        raise fail(f"No tool named {one_line(ref)!r}.{hint}") from None
+
+
+def _arguments(entry: ToolEntry, tokens: list[Token]) -> dict[str, Any]:
+    objects = [token for token in tokens if token.is_json]
+    if objects:
+        if len(tokens) > 1:
+            raise fail("%mcp call: give key=value pairs or one JSON object, not both.")
+        return dict(objects[0].value)  # a word starting with "{" is always an object
+    properties = entry.input_schema.get("properties")
+    schemas: Mapping[str, Any] = properties if isinstance(properties, Mapping) else {}
+    arguments: dict[str, Any] = {}
+    for token in tokens:
+        key, text = split_pair(token, "key=value or one JSON object")
+        if key in arguments:
+            raise fail(f"%mcp call: {one_line(key)} is given twice.")
+        arguments[key] = _value(text, schemas.get(key))
+    return arguments
+
+
+def _value(text: str, schema: Any) -> Any:
+    """JSON where it parses, else the text; a parameter that only takes text keeps the text as
+    typed, so ``zip=01234`` stays ``"01234"``."""
+    value = json_or_text(text)
+    if not isinstance(value, str) and _types(schema) == {"string"}:
+        return text
+    return value
+
+
+def _types(schema: Any) -> set[str]:
+    """The JSON types a parameter schema allows (empty when it does not say)."""
+    if not isinstance(schema, Mapping):
+        return set()
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return {str(kind) for kind in declared}
+    variants = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(variants, list):
+        found = [_types(variant) for variant in variants]
+        return set().union(*found) if all(found) else set()
+    return set()
+
+
+def _run(
+    state: MagicState, entry: ToolEntry, arguments: dict[str, Any], timeout: float | None
+) -> Observation:
+    """The call, with its progress and this server's log lines shown live in the cell."""
+    from workbench.display import CallProgress
+    from workbench.mcp.connection import LogRecord
+
+    workbench = state.workbench
+    progress = CallProgress(entry.id)
+
+    def on_log(record: LogRecord) -> None:
+        if record.server == entry.server:
+            progress.on_log(record)
+
+    workbench.log_listeners.append(on_log)
+    try:
+        return workbench.call(
+            entry.id, arguments, timeout=timeout, on_progress=progress.on_progress
+        )
+    finally:
+        workbench.log_listeners.remove(on_log)
+        progress.finish()

@@ -1,0 +1,129 @@
+"""The ``%mcp`` router: the first word picks a subcommand module, which parses the rest.
+
+Each subcommand is a function ``(state, line)`` decorated with ``@magic_arguments``; its
+parser gives the usage shown by ``%mcp?``, ``%mcp help NAME`` and ``%mcp NAME --help``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import textwrap
+from argparse import ArgumentParser
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from workbench.magics import (
+    call,
+    connect,
+    disconnect,
+    help,
+    history,
+    reconnect,
+    search,
+    servers,
+    tools,
+)
+from workbench.magics.parsing import fail, one_line, usage_errors
+
+if TYPE_CHECKING:
+    from workbench.magics.state import MagicState
+
+Run = Callable[["MagicState", str], Any]
+
+INTRO = """\
+Connect MCP servers, find their tools and call them. Subcommands (%mcp help NAME for more):
+"""
+OUTRO = """
+Write a tool in a cell with %%tool (see %%tool?). From Python: workbench.current() is the
+Workbench these magics use."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name and its ``@magic_arguments`` function."""
+
+    name: str
+    run: Run
+
+    @property
+    def parser(self) -> ArgumentParser:
+        parser: ArgumentParser = self.run.parser  # type: ignore[attr-defined]
+        return parser
+
+    @property
+    def summary(self) -> str:
+        """The first line of the subcommand's docstring."""
+        return (self.parser.description or "").strip().splitlines()[0]
+
+    @property
+    def usage(self) -> str:
+        return _plain(self.parser.format_usage())
+
+    @property
+    def help(self) -> str:
+        return _plain(self.parser.format_help())
+
+
+def _plain(text: str) -> str:
+    """argparse text without IPython's reST code-block prefix (``::``), dedented."""
+    return textwrap.dedent(text.removeprefix("::\n\n")).strip()
+
+
+COMMANDS: dict[str, Command] = {
+    command.name: command
+    for command in (
+        Command("connect", connect.connect),
+        Command("servers", servers.servers),
+        Command("disconnect", disconnect.disconnect),
+        Command("reconnect", reconnect.reconnect),
+        Command("tools", tools.tools),
+        Command("search", search.search),
+        Command("call", call.call),
+        Command("history", history.history),
+        Command("help", help.help),
+    )
+}
+
+
+def command(name: str) -> Command:
+    """The subcommand of this name; an unknown one is a usage error with a suggestion."""
+    found = COMMANDS.get(name)
+    if found is not None:
+        return found
+    close = difflib.get_close_matches(name, list(COMMANDS), n=1)
+    hint = f" Did you mean {close[0]}?" if close else ""
+    raise fail(
+        f"Unknown %mcp subcommand {one_line(name)!r}.{hint} Subcommands: {', '.join(COMMANDS)}."
+    )
+
+
+def overview() -> str:
+    """Every subcommand's summary and usage: what ``%mcp?`` and ``%mcp help`` show."""
+    parts = [INTRO]
+    for item in COMMANDS.values():
+        parts.append(f"\n{item.name}: {item.summary}\n{textwrap.indent(item.usage, '  ')}\n")
+    parts.append(OUTRO)
+    return "".join(parts)
+
+
+def dispatch(state: MagicState, line: str) -> Any:
+    """Run ``%mcp LINE``: route the first word, hand the rest to its subcommand."""
+    words = line.split(maxsplit=1)
+    if not words:
+        print(overview())
+        return None
+    found = command(words[0])
+    rest = words[1] if len(words) > 1 else ""
+    if _asks_for_help(rest):
+        print(found.help)
+        return None
+    with usage_errors():
+        return found.run(state, rest)
+
+
+def _asks_for_help(rest: str) -> bool:
+    """``-h`` or ``--help`` among the subcommand's own words (not a stdio command's)."""
+    words = rest.split()
+    own = words[: words.index("--")] if "--" in words else words
+    return "-h" in own or "--help" in own

@@ -1,0 +1,32 @@
+"""``%mcp history``: the calls made in this kernel, and their export to JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from workbench.magics.arguments import argument, count, magic_arguments, parse_line
+from workbench.magics.parsing import fail
+from workbench.magics.views import show
+
+if TYPE_CHECKING:
+    from workbench.magics.state import MagicState
+
+
+@magic_arguments(name="mcp history")
+@argument("--last", type=count, metavar="N", help="Only the last N calls.")
+@argument("--export", metavar="FILE.json", help="Write every call, with its result, to a file.")
+def history(state: MagicState, line: str) -> None:
+    """Show past calls (tool, status, duration, start), oldest first, or export them all."""
+    args = parse_line(history, line)
+    calls = state.workbench.history
+    if args.export is not None:
+        try:
+            target = calls.export(args.export)
+        except OSError as error:
+            raise fail(f"%mcp history: cannot write {args.export}: {error.strerror}.") from None
+        print(f"Exported {len(calls)} call{'' if len(calls) == 1 else 's'} to {target}.")
+        if args.last is None:
+            return
+    from workbench.display import HistoryTable
+
+    show(HistoryTable(calls.last(args.last)))

@@ -1,0 +1,160 @@
+"""``%%tool``: run a cell, and serve every public function it defines as a notebook tool.
+
+Re-running a cell replaces its tools and removes the ones it no longer defines, so a cell
+must be recognised across runs (its *owner*). The front end's cell id is the owner when
+there is one (JupyterLab and Notebook 7 send it); otherwise the owner of any tool name the
+cell defines again, so editing a cell keeps its identity as long as one name survives.
+
+The functions stay the plain functions the cell defined: the tool is served from a copy of
+their description, and ``type()``, pickling and debugging of the function are unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from workbench.magics.arguments import argument, magic_arguments, parse_line
+from workbench.magics.parsing import fail, one_line, usage_errors
+from workbench.magics.views import show
+
+if TYPE_CHECKING:
+    from argparse import Namespace
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from workbench.magics.state import MagicState
+    from workbench.tools.definition import ToolDefinition
+
+HINTS = {
+    "read_only": "readOnlyHint",
+    "destructive": "destructiveHint",
+    "idempotent": "idempotentHint",
+    "open_world": "openWorldHint",
+}
+
+
+@magic_arguments(name="%tool")
+@argument("--name", help="The tool's name (default: the function's).")
+@argument("--title", help="A human-readable title.")
+@argument("--description", help="The description (default: the docstring).")
+@argument("--read-only", action="store_true", help="It changes nothing (readOnlyHint).")
+@argument("--destructive", action="store_true", help="It may delete or overwrite.")
+@argument("--idempotent", action="store_true", help="Repeating a call changes nothing more.")
+@argument("--open-world", action="store_true", help="It reaches outside systems.")
+@argument("--tags", action="append", default=[], metavar="TAG[,TAG...]", help="Tags.")
+def tool_cell(state: MagicState, shell: InteractiveShell, line: str, cell: str) -> None:
+    """Run the cell; serve each public top-level function it defines as a tool on the
+    'notebook' server and show its card. The options apply to a cell with one function.
+
+    Re-running the cell replaces its tools and removes those it no longer defines. A cell
+    that fails, or a function that cannot become a tool, registers nothing.
+    """
+    args = parse_line(tool_cell, line)
+    cell_id = state.cell_id  # read now: the cell run below fires pre_run_cell again
+    names = _public_functions(shell, cell)
+    options = _options(args)
+    if options and names is not None and len(names) != 1:
+        listed = f" ({', '.join(names)})" if names else ""
+        raise fail(
+            f"%%tool: --name, --title, --description, the hints and --tags apply to a cell "
+            f"that defines one function; this one defines {len(names)}{listed}."
+        )
+    result = shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
+    error = result.error_before_exec or result.error_in_exec
+    if error is not None or names is None:
+        kind = type(error).__name__ if error is not None else "SyntaxError"
+        raise fail(f"%%tool: the cell raised {kind}; no tools were registered from it.")
+    definitions = _definitions(shell.user_ns, names, options)
+    owner = _owner(state, cell_id, [definition.name for definition in definitions])
+    before = {name for name, held_by in state.tool_owners.items() if held_by == owner}
+    with usage_errors():
+        entries = state.workbench.set_owned_tools(owner, definitions)
+    for name in before:
+        state.tool_owners.pop(name, None)
+    state.tool_owners.update({entry.name: owner for entry in entries})
+    removed = sorted(before - {entry.name for entry in entries})
+    if removed:
+        print(f"Removed {', '.join(f'notebook.{name}' for name in removed)}.")
+    if not entries:
+        print("This cell defines no public function, so it serves no tools.")
+    from workbench.display import ToolCard
+
+    for entry in entries:
+        show(ToolCard(entry))
+
+
+def _public_functions(shell: InteractiveShell, cell: str) -> list[str] | None:
+    """Names of the functions the cell defines at top level, not starting with ``_``;
+    None when the cell does not parse (running it shows why)."""
+    try:
+        source: str = shell.transform_cell(cell)  # type: ignore[no-untyped-call]
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    defined = (ast.FunctionDef, ast.AsyncFunctionDef)
+    names = [node.name for node in tree.body if isinstance(node, defined)]
+    return [name for name in dict.fromkeys(names) if not name.startswith("_")]
+
+
+def _options(args: Namespace) -> dict[str, Any]:
+    """The ``@tool`` keywords the flags ask for (none when no flag was given)."""
+    options: dict[str, Any] = {
+        key: getattr(args, key)
+        for key in ("name", "title", "description")
+        if getattr(args, key) is not None
+    }
+    hints = {hint: True for flag, hint in HINTS.items() if getattr(args, flag)}
+    if hints:
+        options["annotations"] = hints
+    tags = [tag.strip() for given in args.tags for tag in given.split(",") if tag.strip()]
+    if tags:
+        options["tags"] = tags
+    return options
+
+
+def _definitions(
+    namespace: dict[str, Any], names: Sequence[str], options: dict[str, Any]
+) -> list[ToolDefinition[Any, Any]]:
+    """A ToolDefinition per function, all made before any is registered; a function that
+    cannot become a tool stops the cell. Schema fallbacks are allowed, and shown."""
+    from workbench.tools.definition import ToolDefinition
+    from workbench.tools.from_function import FunctionTool
+
+    definitions: list[ToolDefinition[Any, Any]] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for name in names:
+            value = namespace.get(name)
+            if isinstance(value, ToolDefinition):
+                if options:
+                    raise fail(f"%%tool: {name} is already a @tool; give it options there.")
+                definitions.append(value)
+                continue
+            if not callable(value):
+                raise fail(f"%%tool: {name} is no longer a function after the cell ran.")
+            try:
+                definitions.append(FunctionTool(value, **options))
+            except Exception as error:  # a ToolDefinitionError, or pydantic refusing a type
+                raise fail(
+                    f"%%tool: {name} cannot become a tool: {one_line(str(error), 200)} "
+                    "No tools were registered from this cell."
+                ) from None
+    for warning in caught:
+        print(f"Warning: {warning.message}", file=sys.stderr)
+    return definitions
+
+
+def _owner(state: MagicState, cell_id: str | None, names: Sequence[str]) -> str:
+    """Which cell this is: its front-end id, else the owner of a name it defines again,
+    else a new owner named after its first tool."""
+    if cell_id:
+        return f"cell:{cell_id}"
+    for name in names:
+        owner = state.tool_owners.get(name)
+        if owner is not None:
+            return owner
+    return f"function:{names[0]}" if names else "function:"

@@ -1,0 +1,41 @@
+"""The IPython Magics class: ``%mcp`` and ``%%tool`` bound to one MagicState.
+
+Thin on purpose: ``%mcp`` hands its line to the router, ``%%tool`` to its module; every
+capability they reach is a Workbench method.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_var_expand
+
+from workbench.magics import commands, tool_cell
+from workbench.magics.completion import make_matcher
+from workbench.magics.state import MagicState
+
+
+@magics_class
+class WorkbenchMagics(Magics):
+    """``%mcp SUBCOMMAND ...`` and ``%%tool``, sharing the kernel's Workbench."""
+
+    def __init__(self, shell: InteractiveShell) -> None:
+        super().__init__(shell)
+        self.state = MagicState()
+        self.matcher = make_matcher(self.state)
+
+    # JSON arguments are full of braces, which IPython would try to evaluate as {expressions}.
+    @no_var_expand
+    @line_magic
+    def mcp(self, line: str) -> Any:
+        return commands.dispatch(self.state, line)
+
+    @cell_magic
+    def tool(self, line: str, cell: str) -> None:
+        assert self.shell is not None
+        tool_cell.tool_cell(self.state, self.shell, line, cell)
+
+
+WorkbenchMagics.mcp.__doc__ = commands.overview()
+WorkbenchMagics.tool.__doc__ = tool_cell.tool_cell.__doc__
