@@ -250,3 +250,26 @@ def test_gateway_server_serves_the_pair_over_mcp(demo: Workbench) -> None:
     assert found.structured_content["tools"][0]["id"] == "demo.text_stats"
     called = demo.call("gateway.call_tool", {"name": "demo.add", "arguments": {"a": 2, "b": 2}})
     assert (called.is_error, called.text) == (False, "4.0")
+
+
+def test_observations_know_their_tool_for_display(demo: Workbench) -> None:
+    observation = demo.call("demo.add", {"a": 1, "b": 1})
+    assert observation.tool_id == "demo.add"
+    bundle = observation._repr_mimebundle_()
+    assert bundle["application/vnd.workbench.observation+json"]["toolId"] == "demo.add"
+    assert "tool_id" not in observation.model_dump()
+
+
+def test_fastmcp_tags_reach_the_registry(demo: Workbench) -> None:
+    assert demo.registry.get("demo.add").tags
+
+
+def test_notebook_tools_survive_disconnecting_the_notebook_server(wb: Workbench) -> None:
+    def one() -> str:
+        return "1"
+
+    wb.add_tools(one)
+    wb.disconnect("notebook")
+    assert "notebook.one" not in wb.registry
+    wb.add_tools(one)
+    assert wb.call("notebook.one").text == "1"

@@ -252,6 +252,7 @@ class Workbench:
             return observation
         try:
             observation = await self._dispatch(entry.server, entry, raw, timeout, on_progress)
+            observation = observation.model_copy(update={"tool_id": entry.id})
         except asyncio.CancelledError:
             cancelled = Observation.error(ErrorKind.CANCELLED, f"{entry.id} was cancelled.")
             self.history.record(entry.id, entry.server, raw, cancelled)
@@ -284,10 +285,12 @@ class Workbench:
         return Observation.error(ErrorKind.CONNECTION, message, duration=0.0)
 
     def _local_server(self) -> LocalServer:
-        if self._local is None:
-            from workbench.mcp.local import NAME, LocalServer
+        """The notebook server, (re)connected when it is not (first use, or disconnected)."""
+        from workbench.mcp.local import NAME, LocalServer
 
+        if self._local is None:
             self._local = LocalServer()
+        if NAME not in self._manager:
             spec = ServerSpec(NAME, "in-process", server=self._local.server)
             self._run(self._manager.open(spec))
         return self._local

@@ -70,7 +70,10 @@ class ToolEntry:
         if not isinstance(name, str) or not name:
             raise ValueError(f"A tool of server {server!r} has no name: {tool!r}")
         schema = _first(data, "inputSchema", "input_schema", "parameters")
-        tags = data.get("tags") or ()
+        meta = _first(data, "_meta", "meta")
+        # FastMCP servers send tags inside _meta rather than as a field of the tool.
+        fastmcp_meta = meta.get("fastmcp") if isinstance(meta, dict) else None
+        tags = data.get("tags") or (fastmcp_meta or {}).get("tags") or ()
         return cls(
             server=server,
             name=name,
@@ -80,7 +83,7 @@ class ToolEntry:
             input_schema=dict(schema) if isinstance(schema, Mapping) else dict(_PERMISSIVE),
             output_schema=_first(data, "outputSchema", "output_schema"),
             tags=tuple(sorted(tags)),
-            meta=_first(data, "_meta", "meta"),
+            meta=meta,
         )
 
     @property

@@ -155,6 +155,9 @@ class Observation(BaseModel):
     error_kind: ErrorKind | None = None
     error_message: str | None = None
     duration: float | None = Field(default=None, description="Seconds the call took.")
+    tool_id: str | None = Field(
+        default=None, exclude=True, description="The tool that produced it (for display)."
+    )
 
     @property
     def text(self) -> str:
@@ -225,4 +228,5 @@ class Observation(BaseModel):
         """Jupyter display (the view lives in workbench.display, imported on first use)."""
         from workbench.display import ObservationView
 
-        return ObservationView(self)._repr_mimebundle_(include, exclude)
+        view = ObservationView(self, tool_id=self.tool_id)
+        return view._repr_mimebundle_(include, exclude)
