@@ -7,6 +7,9 @@ found-in-top-5, MRR, no-answer handling, query latency and index build time.
 
     python benchmarks/search/run.py [--split dev|holdout|all] [--methods overlap bm25 workbench]
 
+`workbench-semantic` (the Registry with `semantic=True`) runs too when the `semantic` extra
+(wordllama) is installed; its build time includes embedding every tool.
+
 The holdout split exists to check, once, that tuning on dev did not overfit: leave it alone
 until tuning is over.
 """
@@ -14,6 +17,7 @@ until tuning is over.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import re
@@ -268,10 +272,72 @@ class WorkbenchRegistry:
         return Ranking([hit.id for hit in hits], bool(hits.no_good_match))
 
 
+class WorkbenchSemantic(WorkbenchRegistry):
+    """The Registry in semantic mode; building includes embedding every tool, timed apart."""
+
+    name = "workbench-semantic"
+
+    def __init__(self) -> None:
+        super().__init__()
+        if importlib.util.find_spec("wordllama") is None:
+            raise ImportError("wordllama is missing: pip install 'mcp-workbench[semantic]'")
+        from workbench.registry.semantic import load_encoder
+
+        rss = _rss_mb()
+        started = time.perf_counter()
+        self._encoder = load_encoder()  # once per process; later instances reuse it
+        self.figures = {
+            "model_load_s": time.perf_counter() - started,
+            "model_rss_mb": _rss_mb() - rss,
+        }
+
+    def build(self, catalogs: Catalogs) -> None:
+        from workbench.registry.semantic import SemanticIndex
+
+        embedded = 0
+
+        def counting(texts: Sequence[str]) -> Any:
+            nonlocal embedded
+            embedded += len(texts)
+            return self._encoder(texts)
+
+        self.registry = self._cls()
+        index = self.registry.enable_semantic(SemanticIndex(counting))
+        for server, tools in catalogs.items():
+            self.registry.add_tools(server, tools)
+        rss = _rss_mb()
+        started = time.perf_counter()
+        index.prepare()  # otherwise the first search would embed every tool
+        self.figures["encode_s"] = time.perf_counter() - started
+        self.figures["texts_embedded"] = embedded
+        self.figures["encode_rss_mb"] = _rss_mb() - rss
+
+    def extras(self, queries: list[str]) -> dict[str, float]:
+        """Model and embedding costs next to the common figures."""
+        times = []
+        for query in queries:
+            started = time.perf_counter()
+            self._encoder([query])
+            times.append((time.perf_counter() - started) * 1000)
+        return {**self.figures, "query_embed_ms": statistics.median(times)}
+
+
+def _rss_mb() -> float:
+    """This process's resident memory (Linux; 0 elsewhere)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 METHODS: dict[str, Callable[[], Searcher]] = {
     "overlap": WordOverlap,
     "bm25": PlainBM25,
     "workbench": WorkbenchRegistry,
+    "workbench-semantic": WorkbenchSemantic,
 }
 
 
@@ -348,11 +414,13 @@ def measure_speed(
         t = time.perf_counter()
         searcher.search(query, LIMIT)
         times.append((time.perf_counter() - t) * 1000)
+    figures = getattr(searcher, "figures", {})
     return {
         "tools": sum(len(t) for t in big.values()),
         "build_s": build_s,
         "median_ms": statistics.median(times),
         "p95_ms": _percentile(times, 0.95),
+        **{k: v for k, v in figures.items() if k in ("encode_s", "texts_embedded")},
     }
 
 
@@ -365,7 +433,7 @@ def _pct(value: float | None) -> str:
 
 
 def print_report(results: dict[str, Any], methods: list[str]) -> None:
-    width = 12
+    width = max(12, *(len(m) + 2 for m in methods))
     head = "".join(f"{m:>{width}}" for m in methods)
 
     def row(label: str, cells: Iterable[str]) -> None:
@@ -392,7 +460,26 @@ def print_report(results: dict[str, Any], methods: list[str]) -> None:
         row(f"query ms median @{tools} tools", [f"{speeds[m]['median_ms']:.3f}" for m in methods])
         row(f"query ms p95    @{tools} tools", [f"{speeds[m]['p95_ms']:.3f}" for m in methods])
         row(f"build s         @{tools} tools", [f"{speeds[m]['build_s']:.3f}" for m in methods])
+        if any("encode_s" in speeds[m] for m in methods):
+            row(
+                "  of which embedding s (texts)",
+                [_figure(speeds[m], "encode_s", "texts_embedded") for m in methods],
+            )
+    extras = {m: results["methods"][m].get("extras", {}) for m in methods}
+    for key, label in (
+        ("model_load_s", "model load s (first, cold)"),
+        ("model_rss_mb", "model memory MB (RSS)"),
+        ("encode_s", f"embedding s @{results['tools']} tools"),
+        ("encode_rss_mb", "embedding memory MB (RSS)"),
+        ("query_embed_ms", "query embedding ms median"),
+    ):
+        if any(key in extras[m] for m in methods):
+            row(label, [f"{extras[m][key]:.3f}" if key in extras[m] else "-" for m in methods])
     print()
+
+
+def _figure(speed: dict[str, Any], seconds: str, count: str) -> str:
+    return f"{speed[seconds]:.2f} ({speed[count]})" if seconds in speed else "-"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -447,6 +534,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "speed": {},
         }
         queries = [r.query for r in requests]
+        extras = getattr(searcher, "extras", None)
+        if extras is not None:
+            entry["extras"] = extras(queries)
         for size in results["sizes"]:
             entry["speed"][str(size)] = measure_speed(factory, catalogs, queries, size)
         results["methods"][method] = entry

@@ -24,6 +24,7 @@ from workbench.tools.schema import Observation
 
 if TYPE_CHECKING:
     from workbench.registry.proxy import TokenReport
+    from workbench.registry.semantic import SemanticIndex
 
 SUGGESTION_LIMIT = 5
 
@@ -33,11 +34,27 @@ Listener = Callable[[str], None]
 class Registry:
     """Tools by server, resolvable by id or unique bare name, searchable at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, semantic: bool = False) -> None:
         self._servers: dict[str, dict[str, ToolEntry]] = {}
         self._servers_by_name: dict[str, set[str]] = {}
         self._index = SearchIndex()
+        self._semantic: SemanticIndex | None = None
         self._listeners: list[Listener] = []
+        if semantic:
+            self.enable_semantic()
+
+    def enable_semantic(self, index: SemanticIndex | None = None) -> SemanticIndex:
+        """Fuse embedding similarity into ``search`` (needs ``mcp-workbench[semantic]``; the
+        model loads on the first search). Returns the index, e.g. to ``prepare()`` it now."""
+        from workbench.registry.semantic import SemanticIndex
+
+        if index is None and self._semantic is not None:
+            return self._semantic
+        chosen = index if index is not None else SemanticIndex()
+        for entry in self:
+            chosen.add(entry)
+        self._semantic = chosen
+        return chosen
 
     # -- changing -----------------------------------------------------------------------
 
@@ -125,6 +142,8 @@ class Registry:
         """Rank every tool for a query (names and descriptions; schemas stay unloaded)."""
         if server is not None and server not in self._servers:
             raise UnknownServerError(f"No server named {server!r} in the registry.")
+        if self._semantic is not None:
+            return self._semantic.search(query, limit, keyword=self._index, server=server)
         return self._index.search(query, limit, server=server)
 
     def token_report(self) -> TokenReport:
@@ -169,12 +188,16 @@ class Registry:
         for name, entry in previous.items():
             if entries.get(name) is not entry:
                 self._index.remove(entry.id)
+                if self._semantic is not None:
+                    self._semantic.remove(entry.id)
                 self._servers_by_name[name].discard(server)
                 if not self._servers_by_name[name]:
                     del self._servers_by_name[name]
         for name, entry in entries.items():
             if previous.get(name) is not entry:
                 self._index.add(entry)
+                if self._semantic is not None:
+                    self._semantic.add(entry)
                 self._servers_by_name.setdefault(name, set()).add(server)
         if entries:
             self._servers[server] = entries

@@ -54,7 +54,22 @@ DESCRIPTION_LIMIT = 200
 
 _SERVER_FILTER = re.compile(r"\bserver:(\S+)")
 
-__all__ = ["SearchHit", "SearchIndex", "SearchResults", "shorten", "stem", "terms", "words"]
+__all__ = [
+    "SearchHit",
+    "SearchIndex",
+    "SearchResults",
+    "shorten",
+    "split_server_filter",
+    "stem",
+    "terms",
+    "words",
+]
+
+
+def split_server_filter(query: str) -> tuple[str, str | None]:
+    """The query without its ``server:NAME`` words, and the last NAME given (or None)."""
+    named = _SERVER_FILTER.findall(query)
+    return _SERVER_FILTER.sub(" ", query), (named[-1] if named else None)
 
 
 @dataclass(frozen=True)
@@ -229,9 +244,9 @@ class SearchIndex:
         """Rank entries for a query; ``server:NAME`` in the query filters like ``server``."""
         import numpy as np
 
-        named = _SERVER_FILTER.findall(query)
-        server = server or (named[-1] if named else None)
-        raw = words(_SERVER_FILTER.sub(" ", query))
+        text, named = split_server_filter(query)
+        server = server or named
+        raw = words(text)
         query_terms = [stem(word) for word in raw if word not in STOPWORDS]
         query_terms += self._compounds(raw)
         routes = {
