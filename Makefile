@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 NOTEBOOK ?= notebooks/quickstart.ipynb
+# Jupyter refuses to run as root (containers, Binder-like machines) unless told to.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Real MCP servers the tests run (nobody here wrote them), pinned, each apart from our venv.
 SERVERS := .cache/servers
 EVERYTHING_VERSION := 2026.8.31
@@ -20,7 +22,7 @@ help:
 	@echo "make lint | format | typecheck | clean"
 
 lab: $(VENV)/.installed-lab
-	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(NOTEBOOK)
+	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ALLOW_ROOT) $(NOTEBOOK)
 
 test: $(VENV)/.installed-dev servers
 	$(MAKE) --no-print-directory lint typecheck
