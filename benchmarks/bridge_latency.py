@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import shutil
 import statistics
@@ -34,6 +35,9 @@ EVERYTHING = (
     / ".cache/servers/npm/node_modules/@modelcontextprotocol/server-everything"
 )
 ARGS = {"a": 1, "b": 2}
+Samples = dict[str, list[float]]
+Connect = Callable[[Workbench], object]
+WARM_UP = 100  # calls before timing, so each path meets a warmed-up server and client
 
 
 def summary(samples: list[float]) -> tuple[float, float]:
@@ -41,87 +45,64 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.95) - 1] * 1000
 
 
-async def timed_async(call: Callable[[], Awaitable[object]], count: int) -> list[float]:
-    samples = []
-    for _ in range(count):
-        started = time.perf_counter()
-        await call()
-        samples.append(time.perf_counter() - started)
+async def timed(call: Callable[[], Awaitable[object] | object]) -> float:
+    """Seconds one call takes, awaiting it when it returns an awaitable."""
+    started = time.perf_counter()
+    result = call()
+    if inspect.isawaitable(result):
+        await result
+    return time.perf_counter() - started
+
+
+async def interleaved(
+    make_transport: Callable[[], object], connect: Connect, count: int
+) -> Samples:
+    """Every path in turn, call after call, so drift on a shared machine hits all alike.
+
+    Runs on a loop of its own that stands for the kernel's: the raw client lives on it; the
+    bridge's client and the Workbench's connection live on their bridge loops.
+    """
+    async with Client(make_transport()) as raw:
+        with Bridge() as bridge, Workbench() as wb:
+            bridged = Client(make_transport())
+            bridge.run(bridged.__aenter__())
+            connect(wb)
+            tool_id = f"{wb.servers()[0].name}.add"
+            paths: dict[str, Callable[[], Awaitable[object] | object]] = {
+                "raw await": lambda: raw.call_tool("add", ARGS),
+                "bridge sync": lambda: bridge.run(bridged.call_tool("add", ARGS)),
+                "bridge await": lambda: bridge.arun(bridged.call_tool("add", ARGS)),
+                "workbench sync": lambda: wb.call(tool_id, ARGS),
+                "workbench await": lambda: wb.acall(tool_id, ARGS),
+            }
+            samples: Samples = {path: [] for path in paths}
+            try:
+                for round_ in range(WARM_UP + count):
+                    for path, call in paths.items():
+                        seconds = await timed(call)
+                        if round_ >= WARM_UP:
+                            samples[path].append(seconds)
+            finally:
+                bridge.run(bridged.close())
     return samples
 
 
-def raw_client_samples(transport: object, count: int) -> list[float]:
-    async def run() -> list[float]:
-        async with Client(transport) as client:
-            await timed_async(lambda: client.call_tool("add", ARGS), 20)  # warm up
-            return await timed_async(lambda: client.call_tool("add", ARGS), count)
-
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(run())
-    finally:
-        loop.close()
-
-
-def bridge_samples(transport: object, count: int) -> dict[str, list[float]]:
-    """The bridge alone: a client living on the bridge loop, called sync and awaited."""
-    with Bridge() as bridge:
-        client = Client(transport)
-        bridge.run(client.__aenter__())
-        try:
-            for _ in range(20):
-                bridge.run(client.call_tool("add", ARGS))
-            sync = []
-            for _ in range(count):
-                started = time.perf_counter()
-                bridge.run(client.call_tool("add", ARGS))
-                sync.append(time.perf_counter() - started)
-            loop = asyncio.new_event_loop()
-            try:
-                awaited = loop.run_until_complete(
-                    timed_async(lambda: bridge.arun(client.call_tool("add", ARGS)), count)
-                )
-            finally:
-                loop.close()
-        finally:
-            bridge.run(client.close())
-    return {"bridge sync": sync, "bridge await": awaited}
-
-
-def workbench_samples(connect: Callable[[Workbench], object], count: int) -> dict[str, list[float]]:
-    """The whole call path: registry, validation, connection, Observation, history."""
-    with Workbench() as wb:
-        connect(wb)
-        tool_id = f"{wb.servers()[0].name}.add"
-        for _ in range(20):
-            wb.call(tool_id, ARGS)
-        sync = []
-        for _ in range(count):
-            started = time.perf_counter()
-            wb.call(tool_id, ARGS)
-            sync.append(time.perf_counter() - started)
-        loop = asyncio.new_event_loop()
-        try:
-            awaited = loop.run_until_complete(timed_async(lambda: wb.acall(tool_id, ARGS), count))
-        finally:
-            loop.close()
-    return {"workbench sync": sync, "workbench await": awaited}
-
-
 def latency(count: int) -> None:
-    print(f"Per-call latency of 'add', {count} sequential calls each (ms)")
+    print(f"Per-call latency of 'add', {count} calls per path, paths interleaved (ms)")
     print(f"{'transport':<11}{'path':<16}{'median':>9}{'p95':>9}{'ratio':>8}")
-    setups = {
-        "in-memory": (lambda: build_demo_server(), lambda wb: wb.connect("demo")),
+    setups: dict[str, tuple[Callable[[], object], Connect]] = {
+        "in-memory": (build_demo_server, lambda wb: wb.connect("demo")),
         "stdio": (
             lambda: StdioTransport(STDIO[0], STDIO[1:], keep_alive=False),
             lambda wb: wb.connect("stdio_demo", command=STDIO[0], args=STDIO[1:]),
         ),
     }
-    for transport, (make_raw, connect) in setups.items():
-        results = {"raw await": raw_client_samples(make_raw(), count)}
-        results |= bridge_samples(make_raw(), count)
-        results |= workbench_samples(connect, count)
+    for transport, (make_transport, connect) in setups.items():
+        loop = asyncio.new_event_loop()
+        try:
+            results = loop.run_until_complete(interleaved(make_transport, connect, count))
+        finally:
+            loop.close()
         raw_median = summary(results["raw await"])[0]
         for path, samples in results.items():
             median, p95 = summary(samples)
