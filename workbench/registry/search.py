@@ -160,6 +160,8 @@ class SearchIndex:
         self._slots: dict[str, int] = {}
         self._server_slots: dict[str, set[int]] = {}
         self._entries: list[ToolEntry | None] = []
+        self._ids: list[str] = []
+        self._short: list[str | None] = []
         self._free: list[int] = []
         self._lengths: list[tuple[int, ...]] = []
         self._terms_of: list[frozenset[str]] = []
@@ -184,6 +186,8 @@ class SearchIndex:
         slot = self._free.pop() if self._free else len(self._entries)
         if slot == len(self._entries):
             self._entries.append(None)
+            self._ids.append("")
+            self._short.append(None)
             self._lengths.append(())
             self._terms_of.append(frozenset())
             self._name_terms.append(frozenset())
@@ -208,6 +212,8 @@ class SearchIndex:
         self._slots[entry_id] = slot
         self._server_slots.setdefault(entry.server, set()).add(slot)
         self._entries[slot] = entry
+        self._ids[slot] = entry_id
+        self._short[slot] = None  # the cut description, made on first display
         self._lengths[slot] = lengths
         self._terms_of[slot] = frozenset(every)
         self._name_terms[slot] = frozenset(fields[_NAME])
@@ -372,7 +378,8 @@ class SearchIndex:
             (float(scores[slot]) * self._name_bonus(int(slot), reached), int(slot))
             for slot in matched
         ]
-        ranked.sort(key=lambda pair: (-pair[0], self._entries[pair[1]].id))  # type: ignore[union-attr]
+        ids = self._ids
+        ranked.sort(key=lambda pair: (-pair[0], ids[pair[1]]))
         return ranked[:limit]
 
     def _name_bonus(self, slot: int, reached: set[str]) -> float:
@@ -396,13 +403,16 @@ class SearchIndex:
     def _hit(self, slot: int, score: float) -> SearchHit:
         entry = self._entries[slot]
         assert entry is not None
+        short = self._short[slot]
+        if short is None:
+            short = self._short[slot] = shorten(entry.description)
         return SearchHit(
-            id=entry.id,
+            id=self._ids[slot],
             server=entry.server,
             name=entry.name,
             title=entry.title,
             score=round(score, 6),
-            description=shorten(entry.description),
+            description=short,
             annotations=entry.annotations,
         )
 
