@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastmcp import Context, FastMCP
+from mcp.types import ToolListChangedNotification
 
 from workbench import tool
 from workbench.errors import (
@@ -273,3 +276,56 @@ def test_notebook_tools_survive_disconnecting_the_notebook_server(wb: Workbench)
     assert "notebook.one" not in wb.registry
     wb.add_tools(one)
     assert wb.call("notebook.one").text == "1"
+
+
+def test_tools_list_changed_notification_refreshes_the_registry(wb: Workbench) -> None:
+    server = FastMCP("growing")
+
+    def extra() -> str:
+        """A tool that appears later."""
+        return "here"
+
+    @server.tool
+    async def grow(ctx: Context) -> str:
+        """Add a tool and tell the client so."""
+        server.add_tool(extra)
+        await ctx.send_notification(ToolListChangedNotification())
+        return "grown"
+
+    wb.connect("growing", server=server)
+    assert "growing.extra" not in wb.registry
+    assert wb.call("growing.grow").text == "grown"
+    deadline = time.monotonic() + 5
+    while "growing.extra" not in wb.registry and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert wb.call("growing.extra").text == "here"
+    assert {info.name: info.tool_count for info in wb.servers()}["growing"] == 2
+
+
+def test_interpreter_exit_leaves_no_server_process(tmp_path: Path) -> None:
+    script = tmp_path / "script.py"
+    marker = tmp_path / "child.pid"
+    script.write_text(
+        "import os, sys\n"
+        "from workbench import Workbench\n"
+        "wb = Workbench()\n"
+        # The shell outlives the server's end of stdin, as a careless server would: only
+        # the Workbench closing it at exit stops it.
+        "wb.connect('child', command='/bin/sh', "
+        f"args=['-c', '{' '.join(DEMO_STDIO)}; sleep 60'])\n"
+        "me = str(os.getpid())\n"
+        "kids = [p for p in os.listdir('/proc') if p.isdigit() and "
+        "open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[1] == me]\n"
+        f"open({str(marker)!r}, 'w').write(' '.join(kids))\n"
+        "# no close(): the interpreter's exit must stop the server\n"
+    )
+    subprocess.run([sys.executable, str(script)], check=True, timeout=60)
+    pids = marker.read_text().split()
+    assert pids, "the script should have seen its server process"
+    time.sleep(0.5)
+    for pid in pids:
+        alive = (
+            Path(f"/proc/{pid}").exists()
+            and "Z" not in (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:1])
+        )
+        assert not alive, f"server process {pid} outlived the interpreter"
