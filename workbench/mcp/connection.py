@@ -92,12 +92,16 @@ class Connection:
         await self._drop_client()
         self.status = Status.CONNECTING
         self._http_status = None
-        _warm_up_result_validation()
+        if self.spec.transport != "in-process":
+            # The server starts in another process: the import can overlap it. An in-process
+            # server would compete with the import for this process instead.
+            _warm_up_result_validation()
         try:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self.spec.connect_timeout)
             self.instructions = self._client.instructions
             await self.refresh_tools()
+            _warm_up_result_validation()
         except BaseException as error:
             message = self._explain_connect_failure(error)
             self.status, self.last_error = Status.FAILED, message
@@ -292,7 +296,7 @@ _warmed_up = False
 
 
 def _warm_up_result_validation() -> None:
-    """Import ``jsonschema`` in the background while the first server starts.
+    """Import ``jsonschema`` in the background, once, while or after a server connects.
 
     The MCP SDK validates structured results with it, imported on the first such call; in
     a Jupyter environment that import costs seconds (it loads rfc3987-syntax, which builds a
