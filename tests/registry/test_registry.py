@@ -186,3 +186,46 @@ def test_search_contract(registry: Registry) -> None:
     assert [hit.id for hit in hits][:2] == ["github.create_issue", "gitlab.create_issue"]
     assert hits[0].score >= hits[1].score > 0
     assert len(registry.search("git", limit=2)) == 2
+
+
+def test_changes_from_another_thread_do_not_break_searches() -> None:
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so an unguarded race shows
+    try:
+        _search_while_another_thread_changes_the_registry()
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _search_while_another_thread_changes_the_registry() -> None:
+    import threading
+
+    registry = Registry()
+    registry.add_tools("base", tools("read_file", "write_file"))
+    failures: list[BaseException] = []
+    stop = threading.Event()
+
+    def churn() -> None:
+        try:
+            for i in range(300):
+                registry.set_tools("churn", tools(*(f"file_tool_{i}_{j}" for j in range(20))))
+        except BaseException as error:  # pragma: no cover - reported below
+            failures.append(error)
+        finally:
+            stop.set()
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    searches = 0
+    while not stop.is_set():
+        try:
+            assert registry.search("read file")[0].id == "base.read_file"
+            registry.tools()
+        except BaseException as error:
+            failures.append(error)
+            break
+        searches += 1
+    worker.join()
+    assert failures == [] and searches > 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,9 @@ class Registry:
         self._index = SearchIndex()
         self._semantic: SemanticIndex | None = None
         self._listeners: list[Listener] = []
+        # Connections update the registry from the bridge thread (tools/list_changed) while
+        # a cell or a widget may be searching it.
+        self._lock = threading.RLock()
         if semantic:
             self.enable_semantic()
 
@@ -61,28 +65,37 @@ class Registry:
     def add_tools(self, server: str, tools: Iterable[object]) -> list[ToolEntry]:
         """Add or replace the given tools of a server, keeping its other tools."""
         entries = _read_entries(server, tools)
-        current = dict(self._servers.get(server, {}))
-        current.update({entry.name: entry for entry in entries})
-        self._install(server, current)
+        with self._lock:
+            current = dict(self._servers.get(server, {}))
+            current.update({entry.name: entry for entry in entries})
+            self._install(server, current)
+        self._notify(server)
         return entries
 
     def set_tools(self, server: str, tools: Iterable[object]) -> list[ToolEntry]:
         """Make these the server's only tools (what a fresh ``tools/list`` means)."""
         entries = _read_entries(server, tools)
-        self._install(server, {entry.name: entry for entry in entries})
+        with self._lock:
+            self._install(server, {entry.name: entry for entry in entries})
+        self._notify(server)
         return entries
 
     def remove_tools(self, server: str, names: Iterable[str]) -> None:
         """Remove some tools of a server; unknown names are ignored."""
-        current = dict(self._servers.get(server, {}))
-        for name in names:
-            current.pop(name, None)
-        self._install(server, current)
+        with self._lock:
+            current = dict(self._servers.get(server, {}))
+            for name in names:
+                current.pop(name, None)
+            self._install(server, current)
+        self._notify(server)
 
     def remove_server(self, server: str) -> None:
         """Remove every tool of a server."""
-        if server in self._servers:
+        with self._lock:
+            if server not in self._servers:
+                return
             self._install(server, {})
+        self._notify(server)
 
     def register(
         self,
@@ -117,12 +130,13 @@ class Registry:
     def get(self, ref: str) -> ToolEntry:
         """Resolve ``server.tool`` or a bare tool name that exists on one server only."""
         server, _, name = ref.partition(".")
-        entry = self._servers.get(server, {}).get(name) if name else None
-        if entry is not None:
-            return entry
-        owners = sorted(self._servers_by_name.get(ref, ()))
-        if len(owners) == 1:
-            return self._servers[owners[0]][ref]
+        with self._lock:
+            entry = self._servers.get(server, {}).get(name) if name else None
+            if entry is not None:
+                return entry
+            owners = sorted(self._servers_by_name.get(ref, ()))
+            if len(owners) == 1:
+                return self._servers[owners[0]][ref]
         if owners:
             raise AmbiguousToolError(ref, [f"{owner}.{ref}" for owner in owners])
         raise ToolNotFoundError(ref, self.suggest(ref))
@@ -140,11 +154,12 @@ class Registry:
 
     def search(self, query: str, limit: int = 15, *, server: str | None = None) -> SearchResults:
         """Rank every tool for a query (names and descriptions; schemas stay unloaded)."""
-        if server is not None and server not in self._servers:
-            raise UnknownServerError(f"No server named {server!r} in the registry.")
-        if self._semantic is not None:
-            return self._semantic.search(query, limit, keyword=self._index, server=server)
-        return self._index.search(query, limit, server=server)
+        with self._lock:
+            if server is not None and server not in self._servers:
+                raise UnknownServerError(f"No server named {server!r} in the registry.")
+            if self._semantic is not None:
+                return self._semantic.search(query, limit, keyword=self._index, server=server)
+            return self._index.search(query, limit, server=server)
 
     def token_report(self) -> TokenReport:
         """Estimated tokens of every full tool schema against the find/call proxy pair."""
@@ -154,14 +169,16 @@ class Registry:
 
     def servers(self) -> list[str]:
         """Names of servers with at least one tool, sorted."""
-        return sorted(self._servers)
+        with self._lock:
+            return sorted(self._servers)
 
     def tools(self, server: str | None = None) -> list[ToolEntry]:
         """Entries of one server or of all, sorted by id."""
-        if server is not None and server not in self._servers:
-            raise UnknownServerError(f"No server named {server!r} in the registry.")
-        chosen = [server] if server is not None else sorted(self._servers)
-        return [self._servers[s][n] for s in chosen for n in sorted(self._servers[s])]
+        with self._lock:
+            if server is not None and server not in self._servers:
+                raise UnknownServerError(f"No server named {server!r} in the registry.")
+            chosen = [server] if server is not None else sorted(self._servers)
+            return [self._servers[s][n] for s in chosen for n in sorted(self._servers[s])]
 
     def __iter__(self) -> Iterator[ToolEntry]:
         return iter(self.tools())
@@ -203,6 +220,9 @@ class Registry:
             self._servers[server] = entries
         else:
             self._servers.pop(server, None)
+
+    def _notify(self, server: str) -> None:
+        """Tell listeners, outside the lock so they may read the registry from any thread."""
         for listener in list(self._listeners):
             listener(server)
 
