@@ -238,3 +238,24 @@ def kernel(kernel_launcher: Callable[..., KernelSession]) -> Iterator[KernelSess
     session = kernel_launcher()
     yield session
     session.shutdown()
+
+
+NEST_PATCHES = {
+    "no patch": "",
+    "nest_asyncio": "import nest_asyncio\nnest_asyncio.apply()",
+    "nest_asyncio2": "import nest_asyncio2\nnest_asyncio2.apply()",
+}
+
+
+@dataclass(frozen=True)
+class NestPatch:
+    """How a kernel's loop is patched before a test's setup runs: the name and its code."""
+
+    name: str
+    code: str
+
+
+@pytest.fixture(scope="module", params=list(NEST_PATCHES))
+def nest_patch(request: pytest.FixtureRequest) -> NestPatch:
+    """Each kernel scenario runs unpatched, under nest_asyncio and under nest-asyncio2."""
+    return NestPatch(request.param, NEST_PATCHES[request.param])

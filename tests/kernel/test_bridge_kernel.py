@@ -15,12 +15,6 @@ import pytest
 
 pytestmark = pytest.mark.kernel
 
-PATCHES = {
-    "no patch": "",
-    "nest_asyncio": "import nest_asyncio\nnest_asyncio.apply()",
-    "nest_asyncio2": "import nest_asyncio2\nnest_asyncio2.apply()",
-}
-
 SETUP = """
 import asyncio, threading, time
 from workbench.mcp.bridge import Bridge, loop_patched_by_nest_asyncio
@@ -87,15 +81,15 @@ class Variant:
         return str(out)
 
 
-@pytest.fixture(scope="module", params=list(PATCHES))
-def wb(request: pytest.FixtureRequest, kernel_launcher: Callable[..., Any]) -> Iterator[Variant]:
+@pytest.fixture(scope="module")
+def wb(nest_patch: Any, kernel_launcher: Callable[..., Any]) -> Iterator[Variant]:
     """A kernel with the variant's patch applied and a bridge created in an earlier cell."""
     kernel = kernel_launcher()
-    status, out, err = kernel.execute(PATCHES[request.param] + "\n" + SETUP, timeout=60)
+    status, out, err = kernel.execute(nest_patch.code + "\n" + SETUP, timeout=60)
     assert status == "ok", err
-    patched = request.param != "no patch"
+    patched = bool(nest_patch.code)
     assert out.split() == [str(patched), "False"]  # the bridge loop is never patched
-    yield Variant(request.param, kernel)
+    yield Variant(nest_patch.name, kernel)
     kernel.shutdown()
 
 

@@ -16,12 +16,6 @@ import pytest
 
 pytestmark = pytest.mark.kernel
 
-PATCHES = {
-    "no patch": "",
-    "nest_asyncio": "import nest_asyncio\nnest_asyncio.apply()",
-    "nest_asyncio2": "import nest_asyncio2\nnest_asyncio2.apply()",
-}
-
 SETUP = """
 import asyncio, os, signal, sys, threading, time
 from workbench import Workbench, tool
@@ -74,13 +68,13 @@ class Kernel:
         return str(out)
 
 
-@pytest.fixture(scope="module", params=list(PATCHES))
-def kernel(request: pytest.FixtureRequest, kernel_launcher: Callable[..., Any]) -> Iterator[Kernel]:
+@pytest.fixture(scope="module")
+def kernel(nest_patch: Any, kernel_launcher: Callable[..., Any]) -> Iterator[Kernel]:
     session = kernel_launcher()
-    status, out, err = session.execute(PATCHES[request.param] + "\n" + SETUP, timeout=90)
+    status, out, err = session.execute(nest_patch.code + "\n" + SETUP, timeout=90)
     assert status == "ok", err
     assert out.split() == ["['connected',", "'connected',", "'connected']"]
-    yield Kernel(request.param, session)
+    yield Kernel(nest_patch.name, session)
     session.execute("wb.close()", timeout=30)
     session.shutdown()
 
