@@ -251,7 +251,7 @@ class Workbench:
             self.history.record(tool_id, tool_id.partition(".")[0], raw, observation)
             return observation
         try:
-            observation = await self._dispatch(entry.server, entry, raw, timeout, on_progress)
+            observation = await self._dispatch(entry, raw, timeout, on_progress)
             observation = observation.model_copy(update={"tool_id": entry.id})
         except asyncio.CancelledError:
             cancelled = Observation.error(ErrorKind.CANCELLED, f"{entry.id} was cancelled.")
@@ -262,8 +262,7 @@ class Workbench:
 
     async def _dispatch(
         self,
-        server: str,
-        entry: Any,
+        entry: ToolEntry,
         raw: dict[str, Any],
         timeout: float | None,
         on_progress: ProgressCallback | None,
@@ -272,8 +271,8 @@ class Workbench:
             action = entry.action_from_arguments(raw)
         except InvalidArgumentsError as error:
             return Observation.error(ErrorKind.INVALID_ARGUMENTS, str(error), duration=0.0)
-        if server in self._manager:
-            connection = self._manager.get(server)
+        if entry.server in self._manager:
+            connection = self._manager.get(entry.server)
             return await connection.call(
                 entry.name, action.to_arguments(), timeout=timeout, on_progress=on_progress
             )
@@ -281,7 +280,7 @@ class Workbench:
             from workbench.mcp.local import run_definition
 
             return await run_definition(entry.definition, raw)
-        message = f"{entry.id} belongs to {server!r}, which is not connected."
+        message = f"{entry.id} belongs to {entry.server!r}, which is not connected."
         return Observation.error(ErrorKind.CONNECTION, message, duration=0.0)
 
     def _local_server(self) -> LocalServer:

@@ -110,9 +110,7 @@ class ToolProxy:
         """Call a tool by id or unique bare name; the result (or error) as agent text."""
         try:
             entry = self.registry.get(name)
-        except ToolNotFoundError as error:
-            return error_text(name, ErrorKind.NOT_FOUND, str(error))
-        except AmbiguousToolError as error:
+        except (ToolNotFoundError, AmbiguousToolError) as error:
             return error_text(name, ErrorKind.NOT_FOUND, str(error))
         observation = self._call(entry.id, dict(arguments or {}))
         if observation.is_error:
