@@ -21,3 +21,15 @@ def test_records_in_order_with_status_and_exports(tmp_path: Path) -> None:
     assert exported[0]["arguments"] == {"a": 1}
     assert exported[1]["observation"]["error_kind"] == "timeout"
     assert len(history) == 2
+
+
+def test_subscribers_hear_each_call_until_they_unsubscribe() -> None:
+    history = History()
+    heard: list[tuple[int, str]] = []
+    unsubscribe = history.subscribe(lambda call: heard.append((call.id, call.status)))
+    history.record("demo.add", "demo", {"a": 1}, Observation.from_text("2"))
+    history.record("demo.fail", "demo", {}, Observation.error(ErrorKind.TOOL_ERROR, "no"))
+    unsubscribe()
+    history.record("demo.add", "demo", {"a": 2}, Observation.from_text("3"))
+    assert heard == [(1, "ok"), (2, "tool_error")]
+    assert len(history) == 3

@@ -80,6 +80,30 @@ def test_tool_failure_is_a_tool_error_observation(demo: Workbench) -> None:
     assert observation.error_kind is ErrorKind.TOOL_ERROR and "on purpose" in observation.text
 
 
+def test_submit_returns_at_once_and_cancelling_stops_the_call(demo: Workbench) -> None:
+    quick = demo.submit("demo.add", {"a": 1, "b": 2})
+    assert quick.result(timeout=10).structured_content == {"result": 3.0}
+    progress: list[float] = []
+    started = time.perf_counter()
+    slow = demo.submit(
+        "demo.slow_count",
+        {"seconds": 30, "steps": 60},
+        on_progress=lambda done, total, message: progress.append(done),
+    )
+    assert time.perf_counter() - started < 1.0 and not slow.done()
+    deadline = time.monotonic() + 10
+    while not progress and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert progress, "no progress arrived from the running call"
+    assert slow.cancel()
+    deadline = time.monotonic() + 10
+    while len(demo.history) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [call.status for call in demo.history] == ["ok", "cancelled"]
+    assert time.perf_counter() - started < 10
+    assert demo.call("demo.add", {"a": 2, "b": 2}).structured_content == {"result": 4.0}
+
+
 def test_timeout_cancels_promptly_and_the_session_stays_usable(demo: Workbench) -> None:
     started = time.perf_counter()
     observation = demo.call("demo.slow_count", {"seconds": 30, "steps": 30}, timeout=0.5)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         ToolDefinition,
         tool,
     )
+    from workbench.widgets.browser import ToolBrowser
 
 _LAZY = {
     "Action": "workbench.tools",
@@ -51,6 +52,7 @@ __all__ = [
     "ToolEntry",
     "Workbench",
     "__version__",
+    "browse",
     "current",
     "load_ipython_extension",
     "tool",
@@ -77,6 +79,14 @@ def current() -> Workbench:
     from workbench.extension import current as current_workbench
 
     return current_workbench()
+
+
+def browse(query: str = "", *, server: str = "", workbench: Workbench | None = None) -> ToolBrowser:
+    """A widget to search, open and call tools and see past calls (live: it follows new
+    connections and ``%%tool`` cells); by default over the kernel's Workbench."""
+    from workbench.widgets.browser import browse as open_browser
+
+    return open_browser(query, server=server, workbench=workbench)
 
 
 def __getattr__(name: str) -> Any:

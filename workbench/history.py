@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -57,6 +57,7 @@ class History:
         self._calls: list[ToolCall] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[ToolCall], None]] = []
 
     def record(
         self, tool_id: str, server: str, arguments: dict[str, Any], observation: Observation
@@ -64,7 +65,15 @@ class History:
         with self._lock:
             call = ToolCall(next(self._ids), tool_id, server, arguments, observation)
             self._calls.append(call)
+        for listener in list(self._listeners):
+            listener(call)
         return call
+
+    def subscribe(self, listener: Callable[[ToolCall], None]) -> Callable[[], None]:
+        """Call ``listener(call)`` after each call is recorded, on the thread that made it
+        (often the bridge's); returns the unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
 
     def last(self, count: int | None = None) -> list[ToolCall]:
         with self._lock:

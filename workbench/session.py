@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import warnings
 import weakref
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
@@ -37,6 +38,7 @@ from workbench.tools.schema import ErrorKind, Observation
 
 if TYPE_CHECKING:
     from workbench.mcp.local import LocalServer
+    from workbench.widgets.browser import ToolBrowser
 
 T = TypeVar("T")
 DEMO = "demo"
@@ -171,6 +173,12 @@ class Workbench:
         instructions = {info.name: info.instructions for info in self.servers()}
         return ToolProxy(self.registry, self.call, instructions=instructions)
 
+    def browse(self, query: str = "", *, server: str = "") -> ToolBrowser:
+        """A widget over this Workbench: search, open and call tools, see past calls."""
+        from workbench.widgets.browser import ToolBrowser
+
+        return ToolBrowser(self, query=query, server=server)
+
     # -- calls --------------------------------------------------------------------------
 
     def call(
@@ -196,6 +204,22 @@ class Workbench:
         """``call`` for ``await``: the kernel's loop keeps running while the call does."""
         self._check_open()
         return await self._bridge.arun(self._call(tool_id, arguments, timeout, on_progress))
+
+    def submit(
+        self,
+        tool_id: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> concurrent.futures.Future[Observation]:
+        """Start a call and return at once, for views that must not block (widgets).
+
+        The future's result is the Observation; ``future.cancel()`` cancels the call on the
+        server, and the history records it as cancelled.
+        """
+        self._check_open()
+        return self._bridge.submit(self._call(tool_id, arguments, timeout, on_progress))
 
     # -- lifecycle ------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
 from collect import cache_dir, collect, load_manifest  # noqa: E402
+from forms import print_survey, survey_forms  # noqa: E402
 
 LIMIT = 15
 KINDS = ("lexical", "paraphrase", "server", "typo", "identifier", "no_answer")
@@ -503,8 +504,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         + ", ".join(f"{k} {counts[k]}" for k in KINDS if counts[k])
     )
 
+    forms = survey_forms(catalogs)
+    print_survey(forms)
+
     methods: list[str] = []
     results: dict[str, Any] = {
+        "forms": forms,
         "split": opts.split,
         "servers": len(catalogs),
         "tools": n_tools,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +25,6 @@ from workbench.widgets.form import (
     to_arguments,
     values_from_arguments,
 )
-
-CATALOGS = Path.home() / ".cache" / "workbench" / "search-bench" / "catalogs"
 
 EVENT: dict[str, Any] = {
     "type": "object",
@@ -456,22 +453,3 @@ def test_the_demo_calendar_form_round_trips_an_event() -> None:
     assert "location" not in arguments["event"]
     assert problems(schema, arguments) == []
     assert to_arguments(form, values_from_arguments(form, arguments)) == arguments
-
-
-def survey_catalogs(root: Path = CATALOGS) -> dict[str, int]:
-    """Build a form for every schema of the search benchmark's catalogs (for the lead to run).
-
-    None may raise; prints and returns how many forms are complete and how many fall back.
-    """
-    counts = {"tools": 0, "complete": 0, "fallback": 0}
-    for path in sorted(root.glob("*.json")):
-        for tool in json.loads(path.read_text())["tools"]:
-            form = build_form(tool.get("inputSchema"))
-            initial_values(form)
-            counts["tools"] += 1
-            counts["complete" if form.is_complete else "fallback"] += 1
-    print(
-        f"{counts['tools']} schemas in {root}: {counts['complete']} complete forms, "
-        f"{counts['fallback']} fall back to the JSON editor, none raised"
-    )
-    return counts

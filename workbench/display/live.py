@@ -68,14 +68,16 @@ class ProgressView(Displayable):
             return None
         return min(max(self.done / self.total, 0.0), 1.0)
 
-    def _counts(self) -> str:
+    def counts(self) -> str:
+        """The counts shown, like 3/10 (or just 3); empty before any progress."""
         if self.done is None:
             return ""
         if self.total:
             return f"{self.done:g}/{self.total:g}"
         return f"{self.done:g}"
 
-    def _status(self) -> str:
+    def status(self) -> str:
+        """The last progress message and, once finished, the elapsed time."""
         message = shorten(self.message or "", LOG_WIDTH)
         finished = (
             f"finished in {format_duration(self.elapsed)}" if self.elapsed is not None else ""
@@ -94,8 +96,8 @@ class ProgressView(Displayable):
             head.append("█" * filled, style="cyan")
             head.append("░" * (BAR_WIDTH - filled), style="dim")
             head.append(" ")
-        head.append(self._counts())
-        status = self._status()
+        head.append(self.counts())
+        status = self.status()
         if status:
             head.append(f"  {status}", style="dim")
         if head.plain.strip():
@@ -118,8 +120,8 @@ class ProgressView(Displayable):
             width = f"{fraction * 100:.1f}%"
             fill = f"display:block;height:100%;width:{width};background:{CSS_COLOR['accent']}"
             pieces.append(f'<span style="{track}"><span style="{fill}"></span></span>')
-        pieces.append(markup.span(self._counts(), mono=True))
-        pieces.append(markup.span(self._status(), tone="muted"))
+        pieces.append(markup.span(self.counts(), mono=True))
+        pieces.append(markup.span(self.status(), tone="muted"))
         logs = "".join(
             markup.block(
                 markup.span(f"[{level}]", tone=level_tone(level), mono=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from workbench.magics import (
+    browse,
     call,
     connect,
     disconnect,
@@ -81,6 +82,7 @@ COMMANDS: dict[str, Command] = {
         Command("search", search.search),
         Command("call", call.call),
         Command("history", history.history),
+        Command("browse", browse.browse),
         Command("help", help.help),
     )
 }

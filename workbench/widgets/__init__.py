@@ -1,1 +1,6 @@
-"""The widget room: call forms from JSON Schema (``form``), pure and free of ipywidgets."""
+"""The widget room: views of a Workbench for people who would rather click than type.
+
+``form`` turns JSON Schemas into form descriptions and back (pure, no ipywidgets);
+``form_view`` draws them with ipywidgets; ``tool_list`` (anywidget), ``call_panel`` and
+``history_view`` are the browser's parts, and ``browser`` puts them together.
+"""

@@ -1,0 +1,179 @@
+"""ToolBrowser over a real Workbench (the in-process demo server), driven as a page would:
+by setting the traits and clicking the buttons the page sends messages for."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from workbench import tool
+from workbench.session import Workbench
+from workbench.widgets.browser import HISTORY_TAB, TOOLS_TAB, ToolBrowser, browse
+from workbench.widgets.call_panel import CallRun
+
+
+@pytest.fixture
+def wb() -> Iterator[Workbench]:
+    workbench = Workbench()
+    workbench.connect("demo")
+    yield workbench
+    workbench.close()
+
+
+@pytest.fixture
+def browser(wb: Workbench) -> Iterator[ToolBrowser]:
+    widget = browse(workbench=wb)
+    yield widget
+    widget.close()
+
+
+def wait_for(condition: Callable[[], object], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds} s waiting for {condition}")
+        time.sleep(0.02)
+
+
+def html_of(run: CallRun) -> str:
+    return "\n".join(output["data"]["text/html"] for output in run.output.outputs)
+
+
+def finished(run: CallRun | None) -> CallRun:
+    assert run is not None, "the call did not start"
+    assert run.done.wait(15), "the call did not finish"
+    return run
+
+
+def test_clicking_a_row_opens_the_tool_and_calling_shows_action_and_observation(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
+    browser.tool_list.selected = "demo.add"  # what a click on the row sends
+    assert browser.panel.entry is not None and browser.panel.entry.id == "demo.add"
+    assert "demo.add" in browser.panel.card.value and not browser.panel.call_button.disabled
+    assert browser.panel.form is not None
+    browser.panel.form.set_arguments({"a": 2, "b": 3.5})
+    browser.panel.call_button.click()
+    run = finished(browser.panel.run)
+    assert run.observation is not None and run.observation.structured_content == {"result": 5.5}
+    kinds = [
+        output["data"]["application/vnd.workbench.observation+json"]["kind"]
+        for output in run.output.outputs
+    ]
+    assert kinds == ["action", "observation"]
+    assert "5.5" in html_of(run)
+    assert run.cancel_button.disabled
+    assert [(call.tool_id, call.status) for call in wb.history] == [("demo.add", "ok")]
+
+
+def test_bad_form_values_never_reach_the_server(wb: Workbench, browser: ToolBrowser) -> None:
+    browser.open("demo.add")
+    assert browser.panel.form is not None
+    browser.panel.form.set_arguments({"a": 1})  # b is required
+    assert browser.panel.call() is None
+    assert "b" in browser.panel.message.value and len(wb.history) == 0
+
+
+def test_a_nested_object_with_an_array_goes_through_the_form(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
+    event = {
+        "title": "Workshop",
+        "when": {"date": "2026-12-01", "start": "09:30:00", "duration_minutes": 90},
+        "attendees": [{"name": "Ada", "email": "ada@example.org"}, {"name": "Grace"}],
+        "tags": ["mcp", "jupyter"],
+    }
+    browser.open("demo.create_event", {"event": event})
+    run = finished(browser.panel.call())
+    assert run.observation is not None and not run.observation.is_error, html_of(run)
+    stored = run.observation.structured_content
+    assert stored is not None
+    assert [person["name"] for person in stored["event"]["attendees"]] == ["Ada", "Grace"]
+    assert stored["event"]["when"]["duration_minutes"] == 90
+
+
+def test_a_slow_call_shows_progress_and_logs_and_can_be_cancelled(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
+    browser.open("demo.slow_count", {"seconds": 30, "steps": 60})
+    run = browser.panel.call()
+    assert run is not None and run.running and not run.cancel_button.disabled
+    bar = run.progress.bar
+    wait_for(lambda: bar.value > 0)
+    first = bar.value
+    wait_for(lambda: bar.value > first)
+    assert bar.layout.display != "none" and "/60" in run.progress.status.value
+    run.cancel_button.click()
+    finished(run)
+    assert "Cancelled" in run.progress.status.value and run.observation is None
+    wait_for(lambda: len(wb.history) == 1)
+    assert wb.history[0].status == "cancelled"
+    # The session is still usable and the form is still there.
+    assert browser.panel.form is not None
+    browser.panel.form.set_arguments({"seconds": 0.2, "steps": 2})
+    again = finished(browser.panel.call())
+    assert again.observation is not None and not again.observation.is_error
+    assert again.progress.bar.value == 1.0 and again.progress.bar.bar_style == "success"
+
+
+def test_server_log_lines_show_under_the_call(browser: ToolBrowser) -> None:
+    browser.open("demo.log_demo", {"message": "disk almost full", "level": "warning"})
+    run = finished(browser.panel.call())
+    wait_for(lambda: "disk almost full" in run.progress.logs.value)
+    assert "[warning]" in run.progress.logs.value
+
+
+def test_the_history_tab_lists_every_call_and_runs_one_again(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
+    wb.call("demo.add", {"a": 1, "b": 1})  # a call from Python, not the widget
+    wb.call("demo.fail", {"reason": "on purpose"})
+    wait_for(lambda: len(browser.history.calls.options) == 2)
+    labels = [label for label, _ in browser.history.calls.options]
+    assert labels[0].startswith("#2") and "demo.fail" in labels[0] and "tool_error" in labels[0]
+    assert "2 calls in this kernel, 1 failed" in browser.history.summary.value
+    browser.history.select(1)
+    detail = [output["data"]["text/html"] for output in browser.history.detail.outputs]
+    assert len(detail) == 2 and "demo.add" in detail[0]
+    browser.tabs.selected_index = HISTORY_TAB
+    browser.history.run_again.click()
+    assert browser.tabs.selected_index == TOOLS_TAB
+    assert browser.panel.form is not None and browser.panel.form.arguments() == {"a": 1, "b": 1}
+
+
+def test_it_follows_new_tools_redefinitions_and_removals(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
+    browser.search("shout")
+    assert browser.tool_list.answer["rows"] == []
+
+    def shout(text: str) -> str:
+        """Shout a text back in capitals."""
+        return text.upper()
+
+    wb.add_tools(tool(shout), owner="cell-1")
+    assert [row["id"] for row in browser.tool_list.answer["rows"]] == ["notebook.shout"]
+    assert "notebook" in browser.tool_list.servers and "10 tools" in browser.header.value
+    browser.open("notebook.shout", {"text": "hi"})
+
+    def shout_loudly(text: str, times: int = 2) -> str:
+        """Shout a text back in capitals, several times."""
+        return " ".join([text.upper()] * times)
+
+    shout_loudly.__name__ = "shout"
+    wb.set_owned_tools("cell-1", [tool(shout_loudly)])
+    assert browser.panel.form is not None
+    assert browser.panel.form.arguments() == {"text": "hi"}  # kept across the redefinition
+    assert "several times" in browser.panel.card.value
+    wb.set_owned_tools("cell-1", [])
+    assert browser.panel.entry is None and "was removed" in browser.panel.card.value
+
+
+def test_closing_stops_following(wb: Workbench) -> None:
+    browser = wb.browse("add")
+    assert browser.tool_list.answer["rows"][0]["id"] == "demo.add"
+    browser.close()
+    wb.disconnect("demo")  # would refresh a live browser; a closed one must not be touched
+    assert browser.tool_list.answer["rows"][0]["id"] == "demo.add"

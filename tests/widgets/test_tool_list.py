@@ -1,0 +1,99 @@
+"""ToolList: the search box's answers, as the page receives them (no browser needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from workbench.registry import Registry
+from workbench.session import Workbench
+from workbench.widgets.tool_list import LIMIT, ToolList
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[Workbench]:
+    workbench = Workbench()
+    workbench.connect("demo")
+    yield workbench
+    workbench.close()
+
+
+def ask(tool_list: ToolList, query: str, server: str = "") -> dict:
+    """What the page does on a keystroke: a new request with the next seq."""
+    seq = int(tool_list.request["seq"]) + 1
+    tool_list.request = {"query": query, "server": server, "seq": seq}
+    assert tool_list.answer["seq"] == seq, "the answer must say which request it answers"
+    return tool_list.answer
+
+
+def ids(answer: dict) -> list[str]:
+    return [row["id"] for row in answer["rows"]]
+
+
+def test_an_empty_query_lists_tools_by_id_with_a_count(demo: Workbench) -> None:
+    answer = ToolList(demo.registry).answer
+    assert ids(answer) == sorted(entry.id for entry in demo.registry)
+    assert answer["note"] == f"{len(demo.registry)} tools"
+
+
+def test_typing_ranks_the_right_tool_first_with_badges_and_one_line(demo: Workbench) -> None:
+    tool_list = ToolList(demo.registry)
+    answer = ask(tool_list, "draw a bar chart")
+    assert ids(answer)[0] == "demo.draw_chart"
+    top = answer["rows"][0]
+    assert "\n" not in top["description"] and top["description"].startswith("Draw a bar chart")
+    assert answer["query"] == "draw a bar chart"
+    assert top["badges"] == ["read-only", "idempotent"]
+    assert ask(tool_list, "create event")["rows"][0]["badges"] == []
+
+
+def test_the_server_filter_limits_results_and_an_unknown_server_means_all(
+    demo: Workbench,
+) -> None:
+    tool_list = ToolList(demo.registry, query="add", server="demo")
+    assert tool_list.answer["server"] == "demo" and ids(tool_list.answer)[0] == "demo.add"
+    assert ask(tool_list, "add", server="gone")["server"] == ""
+    assert tool_list.servers == ["demo"]
+
+
+def test_a_miss_says_so_instead_of_showing_nothing(demo: Workbench) -> None:
+    answer = ask(ToolList(demo.registry), "zzqxv")
+    assert answer["rows"] == [] and "Nothing matches 'zzqxv'" in answer["note"]
+
+
+def test_only_the_top_rows_cross_the_wire_with_ten_thousand_tools() -> None:
+    registry = Registry()
+    for server in range(100):
+        registry.add_tools(
+            f"s{server}",
+            [
+                {
+                    "name": f"tool_{n}",
+                    "description": f"Fetch record {n} of kind {server}.",
+                    "inputSchema": {"type": "object"},
+                }
+                for n in range(100)
+            ],
+        )
+    tool_list = ToolList(registry)
+    assert len(registry) == 10_000
+    assert len(tool_list.answer["rows"]) == LIMIT
+    assert tool_list.answer["note"] == f"first {LIMIT} of 10000 tools"
+    answer = ask(tool_list, "fetch record 42")
+    assert 0 < len(answer["rows"]) <= LIMIT
+    assert all(row["id"].endswith(".tool_42") for row in answer["rows"][:5])
+
+
+def test_refresh_answers_the_same_request_again_after_a_change() -> None:
+    registry = Registry()
+    tool_list = ToolList(registry, query="weather")
+    assert tool_list.answer["rows"] == [] and tool_list.servers == []
+    registry.add_tools(
+        "forecast",
+        [{"name": "get_weather", "description": "Today's weather.", "inputSchema": {}}],
+    )
+    tool_list.refresh()
+    assert ids(tool_list.answer) == ["forecast.get_weather"]
+    assert tool_list.answer["seq"] == tool_list.request["seq"]
+    assert tool_list.servers == ["forecast"]

@@ -1,0 +1,144 @@
+"""ToolBrowser: search, open and call every tool of a Workbench, and look back at its calls.
+
+A view of the Workbench, nothing more (it never talks MCP itself): the ToolList searches
+the registry, the CallPanel calls through ``Workbench.submit``, the HistoryView reads the
+history. It follows the registry, so a new connection, a re-run ``%%tool`` cell or a
+server's tools/list_changed updates the open browser in place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from workbench.display import markup
+from workbench.errors import ToolNotFoundError
+from workbench.widgets.call_panel import CallPanel
+from workbench.widgets.history_view import HistoryView
+from workbench.widgets.tool_list import ToolList
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from workbench.history import ToolCall
+    from workbench.session import Workbench
+
+TOOLS_TAB, HISTORY_TAB = 0, 1
+
+
+class ToolBrowser:
+    """The browser; ``widget`` is its ipywidgets tree, and ``close()`` stops it following the
+    Workbench. It displays as its widget (the cell's value, or ``display(browser)``)."""
+
+    def __init__(self, workbench: Workbench, *, query: str = "", server: str = "") -> None:
+        self.workbench = workbench
+        self.tool_list = ToolList(workbench.registry, query=query, server=server)
+        self.tool_list.layout = widgets.Layout(flex="1 1 40%", min_width="0")
+        self.panel = CallPanel(workbench)
+        self.history = HistoryView(workbench.history, on_run_again=self.run_again)
+        tools = widgets.HBox(
+            [self.tool_list, self.panel.widget], layout=widgets.Layout(grid_gap="12px")
+        )
+        self.tabs = widgets.Tab(children=[tools, self.history.widget])
+        self.tabs.titles = ("Tools", "History")
+        self.header = widgets.HTML()
+        self.widget = widgets.VBox([self.header, self.tabs])
+        self.widget.add_class("wb-browser")
+        self.tool_list.observe(self._on_selected, names="selected")
+        self._unsubscribe = workbench.registry.subscribe(self._on_registry_change)
+        self._update_header()
+
+    def open(self, tool_id: str, arguments: Mapping[str, Any] | None = None) -> None:
+        """Show a tool's detail and call form (filled with ``arguments``), in the Tools tab."""
+        entry = self.workbench.registry.get(tool_id)
+        self.panel.show(entry, arguments)
+        self.tabs.selected_index = TOOLS_TAB
+        if self.tool_list.selected != entry.id:
+            self.tool_list.selected = entry.id
+
+    def search(self, query: str, server: str = "") -> None:
+        """Search as if typed in the box."""
+        self.tool_list.search(query, server)
+
+    def run_again(self, call: ToolCall) -> None:
+        """Re-open a past call's tool with its arguments filled in."""
+        try:
+            self.open(call.tool_id, call.arguments)
+        except ToolNotFoundError:
+            self.panel.clear(f"{call.tool_id} is no longer connected.")
+            self.tabs.selected_index = TOOLS_TAB
+
+    def close(self) -> None:
+        """Stop following the registry and history, and close every widget."""
+        self._unsubscribe()
+        self.history.close()
+        _close_tree(self.widget)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def _on_selected(self, change: dict[str, Any]) -> None:
+        tool_id = change["new"]
+        if tool_id and (self.panel.entry is None or self.panel.entry.id != tool_id):
+            self.open(tool_id)
+
+    def _on_registry_change(self, server: str) -> None:
+        """The registry changed (on the bridge thread, or in a cell): refresh what shows it.
+
+        A view must never break the connection or cell that changed the registry, so a
+        failure here is shown in the browser's header rather than raised.
+        """
+        try:
+            self._follow(server)
+        except Exception as error:
+            message = f"The browser could not refresh: {type(error).__name__}: {error}"
+            self.header.value = markup.span(message, tone="error")
+
+    def _follow(self, server: str) -> None:
+        self.tool_list.refresh()
+        self._update_header()
+        entry = self.panel.entry
+        if entry is None or entry.server != server:
+            return
+        try:
+            fresh = self.workbench.registry.get(entry.id)
+        except ToolNotFoundError:
+            self.panel.clear(f"{entry.id} was removed.")
+            return
+        if fresh is not entry:
+            self.panel.show(fresh, self._current_arguments())
+
+    def _current_arguments(self) -> dict[str, Any] | None:
+        """The open form's arguments, to keep across a tool's redefinition; None if unreadable."""
+        form = self.panel.form
+        if form is None:
+            return None
+        try:
+            return form.arguments()
+        except Exception:
+            return None
+
+    def _update_header(self) -> None:
+        servers = self.workbench.registry.servers()
+        count = len(self.workbench.registry)
+        text = f"{count} tools from {len(servers)} servers" if servers else "No servers yet."
+        self.header.value = markup.line(
+            markup.span("MCP tool browser", bold=True), markup.span(text, tone="muted")
+        )
+
+
+def _close_tree(widget: widgets.Widget) -> None:
+    """Close a widget and every widget inside it, so the page lets go of their models."""
+    for child in getattr(widget, "children", ()):
+        _close_tree(child)
+    widget.close()
+
+
+def browse(query: str = "", *, server: str = "", workbench: Workbench | None = None) -> ToolBrowser:
+    """A tool browser over ``workbench`` (in a kernel, by default the one ``%mcp`` uses)."""
+    if workbench is None:
+        from workbench.extension import current
+
+        workbench = current()
+    return ToolBrowser(workbench, query=query, server=server)

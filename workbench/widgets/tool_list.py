@@ -1,0 +1,112 @@
+"""ToolList: the browser's search box, server filter and ranked result list, as one anywidget.
+
+A keystroke is one synced trait each way: the page sends ``request`` (query, server, seq),
+the kernel answers with ``answer`` (the top ``limit`` rows, tagged with the request's seq).
+The page keeps at most one request in flight (see ``static/tool_list.js``), which debounces
+by the kernel's own pace: the first key is answered at once, keys typed meanwhile are folded
+into one follow-up request. Only the top rows cross the wire, so 10,000 tools cost no more
+to show than 40.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anywidget
+import traitlets
+
+from workbench.display.formatting import first_line, shorten
+
+if TYPE_CHECKING:
+    from workbench.registry import Registry, ToolEntry
+    from workbench.registry.search import SearchHit
+
+STATIC = Path(__file__).parent / "static"
+LIMIT = 40
+"""Rows rendered at most; search is for finding, not for scrolling through 10,000 tools."""
+DESCRIPTION_WIDTH = 160
+
+
+class ToolList(anywidget.AnyWidget):
+    """Searches a Registry as the user types; ``selected`` is the id of the row clicked."""
+
+    _esm = STATIC / "tool_list.js"
+    _css = STATIC / "tool_list.css"
+
+    request = traitlets.Dict().tag(sync=True)
+    answer = traitlets.Dict().tag(sync=True)
+    servers = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    selected = traitlets.Unicode("").tag(sync=True)
+    limit = traitlets.Int(LIMIT).tag(sync=True)
+
+    def __init__(self, registry: Registry, *, query: str = "", server: str = "") -> None:
+        super().__init__(request={"query": query, "server": server, "seq": 0})
+        self._registry = registry
+        self._lock = threading.Lock()
+        self.observe(self._on_request, names="request")
+        self.refresh()
+
+    @property
+    def query(self) -> str:
+        return str(self.request.get("query") or "")
+
+    @property
+    def server(self) -> str:
+        return str(self.request.get("server") or "")
+
+    def search(self, query: str, server: str = "") -> None:
+        """Search from Python, as if typed (the page shows the answer and the query)."""
+        seq = int(self.request.get("seq") or 0) + 1
+        self.request = {"query": query, "server": server, "seq": seq}
+
+    def refresh(self) -> None:
+        """Answer the current request again: the registry changed under it."""
+        with self._lock:
+            self.servers = self._registry.servers()
+            self.answer = self._answer(self.query, self.server, int(self.request.get("seq") or 0))
+
+    def _on_request(self, change: dict[str, Any]) -> None:
+        self.refresh()
+
+    def _answer(self, query: str, server: str, seq: int) -> dict[str, Any]:
+        known = server if server in self.servers else ""
+        total = len(self._registry.tools(known or None)) if known else len(self._registry)
+        where = f" on {known}" if known else ""
+        if not query.strip():
+            entries = sorted(self._registry.tools(known or None), key=lambda entry: entry.id)
+            rows = [_entry_row(entry) for entry in entries[: self.limit]]
+            shown = f"first {len(rows)} of " if len(rows) < total else ""
+            note = f"{shown}{total} tools{where}" if total else "No tools yet: connect a server."
+        else:
+            results = self._registry.search(query, limit=self.limit, server=known or None)
+            rows = [_hit_row(hit) for hit in results]
+            if not rows:
+                note = f"Nothing matches {query!r}{where}."
+            elif results.no_good_match:
+                note = f"No good match for {query!r}; the closest of {total} tools{where}:"
+            else:
+                note = f"best {len(rows)} of {total} tools{where}"
+        return {"seq": seq, "query": query, "server": known, "rows": rows, "note": note}
+
+
+def _row(
+    tool_id: str, title: str | None, name: str, description: str, badges: list[str]
+) -> dict[str, Any]:
+    return {
+        "id": tool_id,
+        "title": title if title and title != name else "",
+        "description": shorten(first_line(description), DESCRIPTION_WIDTH),
+        "badges": badges,
+    }
+
+
+def _entry_row(entry: ToolEntry) -> dict[str, Any]:
+    badges = entry.annotations.badges() if entry.annotations else []
+    return _row(entry.id, entry.title, entry.name, entry.description, badges)
+
+
+def _hit_row(hit: SearchHit) -> dict[str, Any]:
+    badges = hit.annotations.badges() if hit.annotations else []
+    return _row(hit.id, hit.title, hit.name, hit.description, badges)
