@@ -1,6 +1,7 @@
 """Call forms for every collected schema: how many the form covers whole, how many fall back.
 
-Run by ``run.py`` after loading the catalogs, or alone: ``python benchmarks/search/forms.py``.
+Run by ``run.py`` after loading the catalogs, or alone: ``python benchmarks/search/forms.py``
+(which also times building each form's ipywidgets, ``FormView``, without a kernel).
 Every schema goes through ``build_form``, ``initial_values`` and ``to_arguments`` (defaults
 only; a required field left empty may fail there as a ``FormError``, which is the form
 working, not breaking). Anything else raised is a bug, and is counted and named.
@@ -67,11 +68,37 @@ def print_survey(survey: dict[str, Any]) -> None:
         print(f"  RAISED {line}")
 
 
+def time_form_views(catalogs: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    """Milliseconds to build each schema's ipywidgets form: median, 95th percentile, max."""
+    import statistics
+    import time
+
+    from workbench.widgets.form_view import FormView
+
+    FormView({"type": "object", "properties": {"warm": {"type": "string"}}})  # imports
+    timings = []
+    for tools in catalogs.values():
+        for tool in tools:
+            started = time.perf_counter()
+            FormView(tool.get("inputSchema"))
+            timings.append((time.perf_counter() - started) * 1000)
+    timings.sort()
+    return {
+        "median_ms": statistics.median(timings),
+        "p95_ms": timings[int(len(timings) * 0.95)],
+        "max_ms": timings[-1],
+    }
+
+
 def main() -> int:
     from run import load_catalogs
 
-    survey = survey_forms(load_catalogs(cache_dir()))
+    catalogs = load_catalogs(cache_dir())
+    survey = survey_forms(catalogs)
     print_survey(survey)
+    speed = time_form_views(catalogs)
+    template = "FormView build: median {median_ms:.1f} ms, p95 {p95_ms:.1f} ms, max {max_ms:.1f} ms"
+    print(template.format(**speed))
     return 1 if survey["raised"] else 0
 
 

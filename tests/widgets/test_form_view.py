@@ -10,7 +10,6 @@ import asyncio
 import json
 import re
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVERS = ROOT / ".cache" / "servers"
 EVERYTHING_JS = SERVERS / "npm/node_modules/@modelcontextprotocol/server-everything"
 TIME_SERVER = SERVERS / "venv" / "bin" / "mcp-server-time"
-CATALOGS = Path.home() / ".cache" / "workbench" / "search-bench" / "catalogs"
 
 KINDS: dict[str, Any] = {
     "type": "object",
@@ -768,7 +766,7 @@ def real_server_schemas() -> dict[str, dict[str, Any]]:
     node = shutil.which("node")
     manifest = EVERYTHING_JS / "package.json"
     if node is None or not manifest.is_file() or not TIME_SERVER.is_file():
-        pytest.skip(f"the real MCP servers are not installed in {SERVERS} (run `make servers`)")
+        pytest.fail(f"the real MCP servers are not installed in {SERVERS} (run `make servers`)")
     script = EVERYTHING_JS / json.loads(manifest.read_text())["bin"]["mcp-server-everything"]
     everything = StdioTransport(node, [str(script), "stdio"], keep_alive=False)
     time_server = StdioTransport(str(TIME_SERVER), [], keep_alive=False)
@@ -785,49 +783,3 @@ def test_real_servers_tools_round_trip_through_their_forms() -> None:
             outcomes[f"{server}.{name}"] = round_trips(schema)
     assert len(outcomes) >= 10
     assert sum(outcome == "unsampled" for outcome in outcomes.values()) <= 2, outcomes
-
-
-def test_catalog_schemas_round_trip_through_their_forms(capsys: pytest.CaptureFixture[str]) -> None:
-    paths = sorted(CATALOGS.glob("*.json"))
-    if not paths:
-        pytest.skip(f"no search-benchmark catalogs in {CATALOGS}")
-    schemas = [t.get("inputSchema") for p in paths for t in json.loads(p.read_text())["tools"]]
-    counts: dict[str, int] = {}
-    for schema in schemas[::7]:  # a spread: every catalog, a few seconds
-        outcome = round_trips(schema)
-        counts[outcome] = counts.get(outcome, 0) + 1
-    with capsys.disabled():
-        print(f"\ncatalog forms round-tripped (every 7th of {len(schemas)}): {counts}")
-    assert counts.get("unsampled", 0) < sum(counts.values()) / 10
-
-
-# --- speed ------------------------------------------------------------------------------------
-
-
-def test_a_thirty_field_form_builds_in_well_under_100_ms(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    kinds: list[dict[str, Any]] = [
-        {"type": "string", "format": "email"},
-        {"type": "integer", "minimum": 1, "maximum": 10},
-        {"type": "boolean"},
-        {"enum": ["a", "b", "c"]},
-        {"type": "number", "default": 2.5},
-        {"type": "array", "items": {"type": "string"}, "default": ["x"]},
-    ]
-    schema = {
-        "type": "object",
-        "properties": {
-            f"field_{i}": {**kinds[i % len(kinds)], "description": f"Field number {i}."}
-            for i in range(30)
-        },
-        "required": [f"field_{i}" for i in range(0, 30, 3)],
-    }
-    timings = []
-    for _ in range(5):
-        start = time.perf_counter()
-        FormView(schema)
-        timings.append((time.perf_counter() - start) * 1000)
-    with capsys.disabled():
-        print(f"\n30-field FormView: best {min(timings):.1f} ms of {len(timings)}")
-    assert min(timings) < 100

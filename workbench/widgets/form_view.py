@@ -11,18 +11,23 @@ Inputs by kind:
   placeholder; an enum is a ``Dropdown`` with an empty ``—`` option unless required. Empty
   text is an empty field (left out, or null when required and nullable).
 - number / integer: ``Text``, so that empty is possible; the placeholder names the kind and
-  the bounds (``integer, 5`` en dash ``600``). Bounds, lengths, patterns and item counts are checked
-  when the arguments are read.
+  the bounds (``integer, 5..600``, with an en dash). Bounds, lengths, patterns and item
+  counts are checked when the arguments are read, and shown under their field.
 - boolean: a ``Checkbox`` when the field must be true or false (required, not nullable);
   otherwise a ``Dropdown`` of ``—`` (or ``null``), ``true`` and ``false``, so that it can stay
   unset and the server's default applies.
 - const: the value, shown, not edited (an optional one is a checkbox that sends it or not).
 - object: a bordered group of its fields; an optional (or nullable) one has an "include"
-  checkbox and builds its fields when first ticked.
-- array: its items, each with a remove button, and an "Add item" button.
+  checkbox and builds its fields when first ticked (included but left empty, it is still
+  left out: ``form.py``'s rule).
+- array: its items, each with a remove button, and an "Add item" button (disabled at
+  ``maxItems``). An optional array without items is left out; one set to ``[]`` sends it.
 - choice (anyOf / oneOf / a list of types): a ``Dropdown`` naming the options, then the
   chosen option's sub-form (built when first chosen); ``—`` / ``null`` when it may be empty.
 - json: a ``Textarea`` of JSON text with the reason the form fell back to it.
+
+Arguments the form has no field for (unknown keys, values of the wrong type), given to
+``set_arguments`` or switching from JSON to the form, are named in a note above the form.
 
 CSS classes, for styling and for browser tests to find things:
 
@@ -144,7 +149,8 @@ class _Kit:
         self.plain = widgets.Layout(min_width="0")
         self.input = widgets.Layout(width="min(100%, 32em)")
         self.area = widgets.Layout(width="100%", height="7em")
-        self.auto = widgets.Layout(width="auto")
+        self.auto = widgets.Layout(width="auto", align_self="flex-start")  # never stretched
+        self.head = widgets.Layout(align_items="center", min_width="0")
         self.row = widgets.Layout(align_items="flex-start", width="100%")
         self.text_style = TextStyle()
         self.html = HTMLStyle()
@@ -487,7 +493,7 @@ class _ObjectNode(_Node):
             include = kit.checkbox(False, "include", self.traits("wb-include", tooltip=False))
             self.include = self.mark(include)
             self.include.observe(lambda _: self._refresh(), "value")
-            self.head = (kit.box((self.include, *self.head), kit.plain, row=True),)
+            self.head = (kit.box((*self.head, self.include), kit.head, row=True),)
 
     @property
     def included(self) -> bool:
@@ -835,7 +841,7 @@ class FormView:
         )
         self._mode.observe(self._on_mode, "value")
         self._reset = kit.button("Reset", "undo", "Back to the defaults", self.reset, "wb-reset")
-        header = kit.box((self._mode, self._reset), kit.plain, ("wb-form-header",), row=True)
+        header = kit.box((self._mode, self._reset), kit.head, ("wb-form-header",), row=True)
         self._editor = widgets.Textarea(
             value="",
             placeholder="{}",
