@@ -12,19 +12,20 @@ SERVERS := .cache/servers
 EVERYTHING_VERSION := 2026.8.31
 TIME_SERVER_VERSION := 2026.10.19
 
-.PHONY: lab test lint format typecheck test-fast servers clean help
+.PHONY: lab test lint format typecheck test-fast servers browser clean help
 
 help:
 	@echo "make lab        set up and open JupyterLab on $(NOTEBOOK)"
-	@echo "make test       set up and run lint, type checks and every test (kernel tests included)"
+	@echo "make test       set up and run lint, type checks and every test (kernel and browser tests included)"
 	@echo "make test-fast  only the tests that need no kernel or browser"
 	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
+	@echo "make browser    install Debian's Chromium for the browser tests (when missing)"
 	@echo "make lint | format | typecheck | clean"
 
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ALLOW_ROOT) $(NOTEBOOK)
 
-test: $(VENV)/.installed-dev servers
+test: $(VENV)/.installed-dev servers browser
 	$(MAKE) --no-print-directory lint typecheck
 	$(BIN)/pytest
 
@@ -44,6 +45,22 @@ typecheck: $(VENV)/.installed-dev
 
 servers: $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION) \
          $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION)
+
+# The browser tests (tests/browser) drive the system's Chromium through Playwright; nothing
+# ever runs `playwright install`, which would download a browser of its own. They look at
+# $WORKBENCH_CHROMIUM, then /usr/bin/chromium, then `chromium` on PATH, and fail (not skip)
+# when none exists. A check, not a file target: the browser lives outside the project.
+browser:
+	@if [ -n "$$WORKBENCH_CHROMIUM" ] && [ -x "$$WORKBENCH_CHROMIUM" ]; then :; \
+	elif [ -x /usr/bin/chromium ] || command -v chromium >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends chromium; \
+	else \
+	  echo "error: the browser tests need Chromium; run 'sudo apt-get install chromium'" \
+	       "(or set WORKBENCH_CHROMIUM to a Chromium binary) and try again." >&2; exit 1; \
+	fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -41,8 +41,9 @@ def html_of(run: CallRun) -> str:
     return "\n".join(output["data"]["text/html"] for output in run.output.outputs)
 
 
-def finished(run: CallRun | None) -> CallRun:
-    assert run is not None, "the call did not start"
+def finished(run: CallRun | None, browser: ToolBrowser | None = None) -> CallRun:
+    why = browser.panel.message.value if browser is not None else ""
+    assert run is not None, f"the call did not start: {why}"
     assert run.done.wait(15), "the call did not finish"
     return run
 
@@ -86,7 +87,7 @@ def test_a_nested_object_with_an_array_goes_through_the_form(
         "tags": ["mcp", "jupyter"],
     }
     browser.open("demo.create_event", {"event": event})
-    run = finished(browser.panel.call())
+    run = finished(browser.panel.call(), browser)
     assert run.observation is not None and not run.observation.is_error, html_of(run)
     stored = run.observation.structured_content
     assert stored is not None
@@ -113,14 +114,14 @@ def test_a_slow_call_shows_progress_and_logs_and_can_be_cancelled(
     # The session is still usable and the form is still there.
     assert browser.panel.form is not None
     browser.panel.form.set_arguments({"seconds": 0.2, "steps": 2})
-    again = finished(browser.panel.call())
+    again = finished(browser.panel.call(), browser)
     assert again.observation is not None and not again.observation.is_error
     assert again.progress.bar.value == 1.0 and again.progress.bar.bar_style == "success"
 
 
 def test_server_log_lines_show_under_the_call(browser: ToolBrowser) -> None:
     browser.open("demo.log_demo", {"message": "disk almost full", "level": "warning"})
-    run = finished(browser.panel.call())
+    run = finished(browser.panel.call(), browser)
     wait_for(lambda: "disk almost full" in run.progress.logs.value)
     assert "[warning]" in run.progress.logs.value
 
