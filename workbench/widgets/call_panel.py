@@ -56,14 +56,15 @@ class ProgressWidgets:
 
     def __init__(self) -> None:
         self.bar = widgets.FloatProgress(
-            value=0.0, min=0.0, max=1.0, layout=widgets.Layout(display="none", width="60%")
+            value=0.0, min=0.0, max=1.0, layout=widgets.Layout(display="none", width="45%")
         )
         self.bar.add_class("wb-progress")
-        self.status = widgets.HTML()
+        self.status = widgets.HTML(layout=widgets.Layout(flex="1 1 auto"))
         self.status.add_class("wb-status")
         self.logs = widgets.HTML()
         self.logs.add_class("wb-log")
-        self.widget = widgets.VBox([widgets.HBox([self.bar, self.status]), self.logs])
+        row = widgets.HBox([self.bar, self.status], layout=widgets.Layout(align_items="center"))
+        self.widget = widgets.VBox([row, self.logs], layout=widgets.Layout(flex="1 1 auto"))
 
     def update(self, obj: Any, **kwargs: Any) -> None:
         """Show a ``ProgressView`` snapshot (``DisplayHandle.update``'s signature)."""
