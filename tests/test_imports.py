@@ -32,6 +32,16 @@ def test_tool_model_and_registry_load_no_mcp_ipython_or_widgets() -> None:
     assert not loaded & {"fastmcp", "mcp", "ipywidgets", "IPython"}
 
 
+def test_the_browser_widgets_are_views_that_load_no_mcp_client() -> None:
+    loaded = _loaded_after(
+        "from workbench.widgets.browser import ToolBrowser\n"
+        "from workbench.widgets.form_view import FormView\n"
+        "FormView({'type': 'object', 'properties': {'a': {'type': 'integer'}}})"
+    )
+    assert {"ipywidgets", "anywidget"} <= loaded
+    assert not loaded & {"fastmcp", "mcp"}
+
+
 def test_unknown_attribute_is_an_attribute_error() -> None:
     import workbench
 

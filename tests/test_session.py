@@ -100,6 +100,7 @@ def test_submit_returns_at_once_and_cancelling_stops_the_call(demo: Workbench) -
     while len(demo.history) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert [call.status for call in demo.history] == ["ok", "cancelled"]
+    assert 0 < (demo.history[1].duration or 0) < 10  # how long it ran before the cancel
     assert time.perf_counter() - started < 10
     assert demo.call("demo.add", {"a": 2, "b": 2}).structured_content == {"result": 4.0}
 

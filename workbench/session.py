@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import time
 import warnings
 import weakref
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
@@ -274,11 +275,16 @@ class Workbench:
             observation = Observation.error(ErrorKind.NOT_FOUND, str(error), duration=0.0)
             self.history.record(tool_id, tool_id.partition(".")[0], raw, observation)
             return observation
+        started = time.perf_counter()
         try:
             observation = await self._dispatch(entry, raw, timeout, on_progress)
             observation = observation.model_copy(update={"tool_id": entry.id})
         except asyncio.CancelledError:
-            cancelled = Observation.error(ErrorKind.CANCELLED, f"{entry.id} was cancelled.")
+            cancelled = Observation.error(
+                ErrorKind.CANCELLED,
+                f"{entry.id} was cancelled.",
+                duration=time.perf_counter() - started,
+            )
             self.history.record(entry.id, entry.server, raw, cancelled)
             raise
         self.history.record(entry.id, entry.server, raw, observation)

@@ -51,6 +51,26 @@ def test_search_says_when_nothing_matches(mcp: Mcp) -> None:
     assert "No good match" in shown(captured)
 
 
+def test_browse_returns_a_live_browser_with_the_search_typed_in(mcp: Mcp) -> None:
+    from workbench.widgets.browser import ToolBrowser
+
+    browser, captured = mcp("browse count slowly --server demo")
+    try:
+        assert isinstance(browser, ToolBrowser) and captured.outputs == []
+        answer = browser.tool_list.answer
+        assert (answer["query"], answer["server"]) == ("count slowly", "demo")
+        assert answer["rows"][0]["id"] == "demo.slow_count"
+        bundle = browser._repr_mimebundle_()
+        assert "application/vnd.jupyter.widget-view+json" in bundle
+    finally:
+        browser.close()
+
+
+def test_browse_names_the_connected_servers_for_an_unknown_one(mcp: Mcp) -> None:
+    with pytest.raises(UsageError, match=r"no server named 'nope' \(connected: .*demo"):
+        mcp("browse --server nope")
+
+
 def test_history_table_and_export(mcp: Mcp, state: MagicState, tmp_path: Path) -> None:
     mcp("call demo.get_time")
     mcp("call demo.add a=1 b=2")
