@@ -8,7 +8,7 @@ Fixtures:
   test's setup, with the install command: a missing browser must never pass as a skip.
 - ``jupyter_server``: session-scoped :class:`~jupyter_browser.JupyterServer`, ``jupyter lab``
   from this venv on 127.0.0.1 with a random token; its per-user directories are temporary.
-- ``browser``: session-scoped Playwright ``Browser`` (Chromium, headless).
+- ``browser``: module-scoped Playwright ``Browser`` (Chromium, headless); see its docstring.
 - ``lab``: a :class:`~jupyter_browser.LabPage` for one test: a fresh browser context (viewport
   1400x2000), its own copy of ``notebooks/`` on the server, screenshots under
   ``test-artifacts/browser/<test>/``. Afterwards its kernels are shut down; if the test failed
@@ -103,8 +103,10 @@ def jupyter_server(
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium: str) -> Iterator[Browser]:
+    """Per module, not per session: Playwright's sync API keeps its event loop marked as
+    running in the main thread until it stops, and later tests (bridge, demo) need none."""
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=chromium, args=CHROMIUM_ARGS, headless=True

@@ -10,6 +10,8 @@ import pytest
 
 from workbench import tool
 from workbench.session import Workbench
+from workbench.tools import Observation
+from workbench.widgets import history_view
 from workbench.widgets.browser import HISTORY_TAB, TOOLS_TAB, ToolBrowser, browse
 from workbench.widgets.call_panel import CallRun
 
@@ -178,3 +180,15 @@ def test_closing_stops_following(wb: Workbench) -> None:
     browser.close()
     wb.disconnect("demo")  # would refresh a live browser; a closed one must not be touched
     assert browser.tool_list.answer["rows"][0]["id"] == "demo.add"
+
+
+def test_the_history_list_stops_at_the_newest_calls(wb: Workbench) -> None:
+    for number in range(history_view.SHOWN + 5):
+        wb.history.record("demo.add", "demo", {"a": number}, Observation.from_text("ok"))
+    view = history_view.HistoryView(wb.history)
+    try:
+        assert len(view.calls.options) == history_view.SHOWN
+        assert view.calls.options[0][1] == history_view.SHOWN + 5  # newest first
+        assert "the newest 500 are listed" in view.summary.value
+    finally:
+        view.close()

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from workbench.history import History, ToolCall
 
 ROWS = 12
+SHOWN = 500
+"""Newest calls listed at most: the list is rebuilt at every call, from any thread."""
 
 
 def call_label(call: ToolCall) -> str:
@@ -67,12 +69,15 @@ class HistoryView:
     def refresh(self) -> None:
         """Re-read the history, keeping the selection."""
         calls = self.history.last()
+        shown = calls[-SHOWN:]
         chosen = self.calls.value
-        self.calls.options = [(call_label(call), call.id) for call in reversed(calls)]
-        if chosen is not None:
+        self.calls.options = [(call_label(call), call.id) for call in reversed(shown)]
+        if chosen is not None and any(call.id == chosen for call in shown):
             self.calls.value = chosen
         failed = sum(call.observation.is_error for call in calls)
         text = f"{len(calls)} calls in this kernel" + (f", {failed} failed" if failed else "")
+        if len(shown) < len(calls):
+            text += f"; the newest {len(shown)} are listed"
         self.summary.value = markup.span(text if calls else "No calls yet.", tone="muted")
 
     def close(self) -> None:
