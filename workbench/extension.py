@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
     from workbench.magics import WorkbenchMagics
+    from workbench.magics.state import MagicState
     from workbench.session import Workbench
 
 MAGICS = "WorkbenchMagics"
@@ -67,6 +68,11 @@ def _remove(shell: InteractiveShell, magics: WorkbenchMagics) -> None:
 
 def current() -> Workbench:
     """The kernel's Workbench, the one the magics use (loading the extension if needed)."""
+    return current_state().workbench
+
+
+def current_state() -> MagicState:
+    """The magics' state in this kernel (loading the extension if needed)."""
     from IPython import get_ipython
 
     shell = get_ipython()
@@ -80,4 +86,4 @@ def current() -> Workbench:
         magics = loaded(shell)
     if magics is None:  # pragma: no cover - load_extension reports its own failures
         raise WorkbenchError("The workbench extension could not be loaded.")
-    return magics.state.workbench
+    return magics.state

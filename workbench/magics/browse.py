@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 @argument("--server", default="", metavar="NAME", help="Start with one server's tools only.")
 def browse(state: MagicState, line: str) -> ToolBrowser:
     """Open a widget to search, open and call every connected tool, with forms from each
-    tool's schema and a History tab; it follows new connections and %%tool cells live."""
+    tool's schema and a History tab; it follows new connections and %%tool cells live.
+    Re-running the cell replaces the browser it made before."""
     args = parse_line(browse, line)
     servers = state.workbench.registry.servers()
     if args.server and args.server not in servers:
@@ -25,4 +26,5 @@ def browse(state: MagicState, line: str) -> ToolBrowser:
         raise fail(f"%mcp browse: no server named {args.server!r} (connected: {known}).")
     from workbench.widgets.browser import ToolBrowser
 
-    return ToolBrowser(state.workbench, query=" ".join(args.words), server=args.server)
+    browser = ToolBrowser(state.workbench, query=" ".join(args.words), server=args.server)
+    return state.adopt_browser(browser)

@@ -7,16 +7,18 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from workbench.session import Workbench
+    from workbench.widgets.browser import ToolBrowser
 
 
 class MagicState:
-    """The kernel's Workbench (made on first use), the running cell's id, and which
-    ``%%tool`` cell owns each notebook tool."""
+    """The kernel's Workbench (made on first use), the running cell's id, which ``%%tool``
+    cell owns each notebook tool, and the tool browser each cell made last."""
 
     def __init__(self) -> None:
         self._workbench: Workbench | None = None
         self.cell_id: str | None = None
         self.tool_owners: dict[str, str] = {}
+        self.browsers: dict[str, ToolBrowser] = {}
 
     @property
     def workbench(self) -> Workbench:
@@ -41,8 +43,21 @@ class MagicState:
         cell_id = getattr(info, "cell_id", None)
         self.cell_id = str(cell_id) if cell_id else None
 
+    def adopt_browser(self, browser: ToolBrowser) -> ToolBrowser:
+        """Keep one live browser per cell: re-running a cell closes the browser it made
+        before, which would otherwise go on following the Workbench unseen."""
+        if self.cell_id is not None:
+            previous = self.browsers.pop(self.cell_id, None)
+            if previous is not None:
+                previous.close()
+            self.browsers[self.cell_id] = browser
+        return browser
+
     def close(self) -> None:
-        """Close the Workbench, stopping every server process it started."""
+        """Close the Workbench, stopping every server process it started, and its browsers."""
+        for browser in self.browsers.values():
+            browser.close()
+        self.browsers.clear()
         if self._workbench is not None:
             self._workbench.close()
             self._workbench = None

@@ -47,6 +47,7 @@ class ToolBrowser:
         self.widget.add_class("wb-browser")
         self.tool_list.observe(self._on_selected, names="selected")
         self._unsubscribe = workbench.registry.subscribe(self._on_registry_change)
+        self._closed = False
         self._update_header()
 
     def open(self, tool_id: str, arguments: Mapping[str, Any] | None = None) -> None:
@@ -69,8 +70,15 @@ class ToolBrowser:
             self.panel.clear(f"{call.tool_id} is no longer connected.")
             self.tabs.selected_index = TOOLS_TAB
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
-        """Stop following the registry and history, and close every widget."""
+        """Stop following the registry and history, and close every widget (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
         self._unsubscribe()
         self.history.close()
         _close_tree(self.widget)
@@ -136,9 +144,11 @@ def _close_tree(widget: widgets.Widget) -> None:
 
 
 def browse(query: str = "", *, server: str = "", workbench: Workbench | None = None) -> ToolBrowser:
-    """A tool browser over ``workbench`` (in a kernel, by default the one ``%mcp`` uses)."""
-    if workbench is None:
-        from workbench.extension import current
+    """A tool browser over ``workbench``; by default the kernel's, the one ``%mcp`` uses, and
+    then re-running the cell that made one closes the old one."""
+    if workbench is not None:
+        return ToolBrowser(workbench, query=query, server=server)
+    from workbench.extension import current_state
 
-        workbench = current()
-    return ToolBrowser(workbench, query=query, server=server)
+    state = current_state()
+    return state.adopt_browser(ToolBrowser(state.workbench, query=query, server=server))
