@@ -4,8 +4,11 @@ and child processes are back where they started."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from workbench.session import Workbench
 
@@ -59,3 +62,21 @@ def test_many_calls_and_cycles_leave_nothing_behind(everything_stdio: list[str])
     assert new_threads(threads) == []
     assert open_fds() == fds
     assert children() == kids
+
+
+def test_the_stderr_log_folder_goes_away_with_the_process(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from workbench.mcp import connection\n"
+        "from workbench.session import Workbench\n"
+        "wb = Workbench()\n"
+        "wb.connect('demo_stdio', command=sys.executable, args=['-m', 'workbench.mcp.demo'])\n"
+        "print(connection._log_dir)\n"
+        "wb.close()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    folder = Path(done.stdout.strip().splitlines()[-1])
+    assert folder.name.startswith("workbench-logs-")
+    assert not folder.exists()

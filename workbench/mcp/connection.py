@@ -7,6 +7,7 @@ bridge); the client is created, entered, used and closed there and nowhere else.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import importlib
 import shutil
@@ -329,10 +330,12 @@ _log_dir: Path | None = None
 
 
 def _stderr_log_path(name: str) -> Path:
-    """One stderr log per server name, in a folder made once per process."""
+    """One stderr log per server name, in a folder made once per process and removed when
+    the process exits (every kernel that starts a server would otherwise leave one)."""
     global _log_dir
     if _log_dir is None:
         _log_dir = Path(tempfile.mkdtemp(prefix="workbench-logs-"))
+        atexit.register(shutil.rmtree, _log_dir, ignore_errors=True)
     return _log_dir / f"{name}.stderr.log"
 
 
