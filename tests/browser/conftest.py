@@ -13,8 +13,8 @@ Fixtures:
   1400x2000), its own copy of ``notebooks/`` on the server, screenshots under
   ``test-artifacts/browser/<test>/``. Afterwards its kernels are shut down; if the test failed
   a ``failure.png`` and ``failure.txt`` are saved; page errors nobody allowed fail the test.
-- ``record_timing``: ``record_timing(label, seconds)``, listed under "browser timings" in the
-  terminal summary (``lab`` records notebook open and run-all times by itself).
+- ``record_timing`` (from ``tests/conftest.py``): ``record_timing(label, seconds)``, listed
+  under "browser timings" in the terminal summary (``lab`` records open and run-all times).
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from jupyter_browser import (
 from playwright.sync_api import Browser, sync_playwright
 
 HERE = Path(__file__).parent
-_TIMINGS = pytest.StashKey[list[tuple[str, float]]]()
 _REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 
 
@@ -60,26 +59,6 @@ def pytest_runtest_makereport(
     return report
 
 
-def pytest_terminal_summary(
-    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
-) -> None:
-    timings = config.stash.get(_TIMINGS, [])
-    if timings:
-        terminalreporter.section("browser timings")
-        for label, seconds in timings:
-            terminalreporter.write_line(f"{seconds * 1000:8.0f} ms  {label}")
-
-
-@pytest.fixture
-def record_timing(request: pytest.FixtureRequest) -> Callable[[str, float], None]:
-    timings = request.config.stash.setdefault(_TIMINGS, [])
-
-    def record(label: str, seconds: float) -> None:
-        timings.append((label, seconds))
-
-    return record
-
-
 @pytest.fixture(scope="session")
 def chromium() -> str:
     try:
@@ -91,12 +70,10 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def jupyter_server(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+    tmp_path_factory: pytest.TempPathFactory, timing_section: Callable[[str], Callable[..., None]]
 ) -> Iterator[JupyterServer]:
     server = start_jupyter_server(tmp_path_factory.mktemp("jupyter"))
-    request.config.stash.setdefault(_TIMINGS, []).append(
-        ("jupyter lab: start until /api/status answers", server.started_in)
-    )
+    timing_section("browser")("jupyter lab: start until /api/status answers", server.started_in)
     try:
         yield server
     finally:

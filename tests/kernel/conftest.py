@@ -4,8 +4,8 @@ Fixtures:
 - ``kernel``: a fresh kernel for one test (shut down afterwards).
 - ``kernel_launcher``: session-scoped factory, ``kernel_launcher(env=None) -> KernelSession``,
   for module- or class-scoped kernels; every kernel it launched is shut down at session end.
-- ``record_timing``: ``record_timing(label, seconds)``; listed in a "kernel timings" section
-  of the terminal summary, so measured latencies show up in CI logs.
+- ``record_timing`` (from ``tests/conftest.py``): ``record_timing(label, seconds)``, listed
+  in a "kernel timings" section of the terminal summary.
 
 A :class:`KernelSession` has ``execute(code, timeout) -> (status, stdout, error)``, plus
 ``send(code) -> msg_id``, ``wait_for_stdout(msg_id, text)`` and ``collect(msg_id, timeout)``
@@ -192,29 +192,6 @@ def launch_kernel(workdir: Path, env: dict[str, str] | None = None) -> KernelSes
         log.close()
         raise
     return KernelSession(km=km, kc=kc, log_path=log_path, _log=log)
-
-
-_TIMINGS = pytest.StashKey[list[tuple[str, float]]]()
-
-
-@pytest.fixture
-def record_timing(request: pytest.FixtureRequest) -> Callable[[str, float], None]:
-    timings = request.config.stash.setdefault(_TIMINGS, [])
-
-    def record(label: str, seconds: float) -> None:
-        timings.append((label, seconds))
-
-    return record
-
-
-def pytest_terminal_summary(
-    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
-) -> None:
-    timings = config.stash.get(_TIMINGS, [])
-    if timings:
-        terminalreporter.section("kernel timings")
-        for label, seconds in timings:
-            terminalreporter.write_line(f"{seconds * 1000:8.0f} ms  {label}")
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from form_schemas import PERSON_DEFS, PET_DEFINITIONS, PET_PROPERTIES, TREE
 
 from workbench.registry.entry import ToolEntry
 from workbench.widgets.form import (
@@ -28,16 +29,7 @@ from workbench.widgets.form import (
 
 EVENT: dict[str, Any] = {
     "type": "object",
-    "$defs": {
-        "Person": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "minLength": 1},
-                "email": {"anyOf": [{"type": "string", "format": "email"}, {"type": "null"}]},
-            },
-            "required": ["name"],
-        },
-    },
+    "$defs": PERSON_DEFS,
     "properties": {
         "title": {"type": "string", "title": "Title", "maxLength": 80},
         "priority": {"type": "string", "enum": ["low", "high"], "default": "low"},
@@ -62,40 +54,11 @@ EVENT: dict[str, Any] = {
 
 PET: dict[str, Any] = {
     "type": "object",
-    "definitions": {
-        "Cat": {
-            "type": "object",
-            "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}},
-            "required": ["kind"],
-        },
-        "Dog": {
-            "type": "object",
-            "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}},
-            "required": ["kind"],
-        },
-    },
+    "definitions": PET_DEFINITIONS,
     "properties": {
-        "pet": {"oneOf": [{"$ref": "#/definitions/Cat"}, {"$ref": "#/definitions/Dog"}]},
-        "size": {"anyOf": [{"type": "integer"}, {"type": "string"}], "default": 3},
-        "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        **PET_PROPERTIES,
     },
     "required": ["pet"],
-}
-
-TREE: dict[str, Any] = {
-    "type": "object",
-    "$defs": {
-        "Node": {
-            "type": "object",
-            "properties": {
-                "label": {"type": "string"},
-                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-            },
-            "required": ["label"],
-        },
-    },
-    "properties": {"root": {"$ref": "#/$defs/Node"}},
-    "required": ["root"],
 }
 
 

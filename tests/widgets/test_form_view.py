@@ -16,6 +16,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from form_schemas import PERSON_DEFS, PET_DEFINITIONS, PET_PROPERTIES, TREE
 
 from workbench.registry.entry import ToolEntry
 from workbench.widgets.form import (
@@ -60,16 +61,7 @@ KINDS: dict[str, Any] = {
 
 EVENT: dict[str, Any] = {
     "type": "object",
-    "$defs": {
-        "Person": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "minLength": 1},
-                "email": {"anyOf": [{"type": "string", "format": "email"}, {"type": "null"}]},
-            },
-            "required": ["name"],
-        },
-    },
+    "$defs": PERSON_DEFS,
     "properties": {
         "title": {"type": "string", "title": "Title", "maxLength": 80},
         "priority": {"type": "string", "enum": ["low", "high"], "default": "low"},
@@ -95,43 +87,13 @@ EVENT: dict[str, Any] = {
 
 PET: dict[str, Any] = {
     "type": "object",
-    "definitions": {
-        "Cat": {
-            "type": "object",
-            "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}},
-            "required": ["kind"],
-        },
-        "Dog": {
-            "type": "object",
-            "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}},
-            "required": ["kind"],
-        },
-    },
+    "definitions": PET_DEFINITIONS,
     "properties": {
-        "pet": {"oneOf": [{"$ref": "#/definitions/Cat"}, {"$ref": "#/definitions/Dog"}]},
-        "size": {"anyOf": [{"type": "integer"}, {"type": "string"}], "default": 3},
-        "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        **PET_PROPERTIES,
         "code": {"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]},
     },
     "required": ["pet", "code"],
 }
-
-TREE: dict[str, Any] = {
-    "type": "object",
-    "$defs": {
-        "Node": {
-            "type": "object",
-            "properties": {
-                "label": {"type": "string"},
-                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-            },
-            "required": ["label"],
-        },
-    },
-    "properties": {"root": {"$ref": "#/$defs/Node"}},
-    "required": ["root"],
-}
-
 
 # --- helpers ----------------------------------------------------------------------------------
 

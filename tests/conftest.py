@@ -1,0 +1,46 @@
+"""Plumbing every test directory shares: measured timings listed in the terminal summary.
+
+``record_timing(label, seconds)`` files a timing under the test's directory ("kernel
+timings", "browser timings"), so latencies measured by slow tests show up in CI logs. They
+are reported, never asserted: performance targets live in ``benchmarks/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+_TIMINGS = pytest.StashKey[dict[str, list[tuple[str, float]]]]()
+
+
+Recorder = Callable[[str, float], None]
+
+
+@pytest.fixture(scope="session")
+def timing_section(request: pytest.FixtureRequest) -> Callable[[str], Recorder]:
+    """``timing_section("browser")`` -> a recorder for that section (for session fixtures)."""
+
+    def section(name: str) -> Recorder:
+        rows = request.config.stash.setdefault(_TIMINGS, {}).setdefault(name, [])
+        return lambda label, seconds: rows.append((label, seconds))
+
+    return section
+
+
+@pytest.fixture
+def record_timing(
+    request: pytest.FixtureRequest, timing_section: Callable[[str], Recorder]
+) -> Recorder:
+    """A recorder for the section named after the test's directory."""
+    return timing_section(request.path.parent.name)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    for section, rows in config.stash.get(_TIMINGS, {}).items():
+        if rows:
+            terminalreporter.section(f"{section} timings")
+            for label, seconds in rows:
+                terminalreporter.write_line(f"{seconds * 1000:8.0f} ms  {label}")
