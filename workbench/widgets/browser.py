@@ -15,6 +15,7 @@ import ipywidgets as widgets
 from workbench.display import markup
 from workbench.errors import ToolNotFoundError
 from workbench.widgets.call_panel import CallPanel
+from workbench.widgets.form import FormError
 from workbench.widgets.history_view import HistoryView
 from workbench.widgets.tool_list import ToolList
 
@@ -124,7 +125,7 @@ class ToolBrowser:
             return None
         try:
             return form.arguments()
-        except Exception:
+        except FormError:
             return None
 
     def _update_header(self) -> None:
