@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.config import ConfigError, expand, read_config, spec_from_entry
+from workbench.config import expand, read_config, spec_from_entry
+from workbench.errors import ConfigError
 
 
 def write(tmp_path: Path, data: object) -> Path:

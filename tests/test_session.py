@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from workbench import tool
 from workbench.errors import (
     ConnectionFailedError,
     ConnectionWarning,
+    ListenerWarning,
     UnknownServerError,
     WorkbenchClosedError,
     WorkbenchError,
@@ -129,9 +131,49 @@ def test_progress_and_logs_reach_their_callbacks(demo: Workbench) -> None:
     )
     assert progress == sorted(progress) and len(progress) == 4
     records: list[LogRecord] = []
-    demo.log_listeners.append(records.append)
+    stop = demo.subscribe_logs(records.append)
     demo.call("demo.log_demo", {"message": "hello logs", "level": "warning"})
+    stop()
+    demo.call("demo.log_demo", {"message": "unheard", "level": "warning"})
     assert [(r.server, r.level, r.message) for r in records] == [("demo", "warning", "hello logs")]
+
+
+def test_a_calls_on_log_gets_its_servers_records_during_the_call_only(demo: Workbench) -> None:
+    from workbench.mcp.demo import build_demo_server
+
+    demo.connect("other", server=build_demo_server())
+    mine: list[LogRecord] = []
+    everything: list[LogRecord] = []
+    demo.subscribe_logs(everything.append)
+    demo.call("other.log_demo", {"message": "elsewhere", "level": "warning"})
+    demo.call("demo.log_demo", {"message": "mine", "level": "warning"}, on_log=mine.append)
+    demo.call("demo.log_demo", {"message": "after", "level": "warning"})
+    assert [(r.server, r.message) for r in mine] == [("demo", "mine")]
+    assert [r.message for r in everything] == ["elsewhere", "mine", "after"]
+
+
+def test_a_raising_history_listener_never_fails_a_good_call(demo: Workbench) -> None:
+    calls: list[int] = []
+
+    def broken(call: object) -> None:
+        calls.append(1)
+        raise ZeroDivisionError("view gone")
+
+    demo.history.subscribe(broken)
+    with pytest.warns(ListenerWarning, match=r"ZeroDivisionError: view gone"):
+        first = demo.call("demo.add", {"a": 1, "b": 2})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # reported once: the second call warns no more
+        second = demo.call("demo.add", {"a": 2, "b": 2})
+    assert not first.is_error and not second.is_error and calls == [1, 1]
+    assert [call.status for call in demo.history.last(2)] == ["ok", "ok"]
+
+
+def test_a_raising_registry_listener_never_fails_a_connection(wb: Workbench) -> None:
+    wb.registry.subscribe(lambda server: 1 / 0)
+    with pytest.warns(ListenerWarning, match="the registry"):
+        wb.connect("demo")
+    assert "demo.add" in wb.registry
 
 
 def test_awaited_calls_run_concurrently(demo: Workbench) -> None:

@@ -13,14 +13,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import WorkbenchError
-from workbench.mcp.spec import DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, ServerSpec
+from workbench.errors import ConfigError, WorkbenchError
+from workbench.mcp.spec import ServerSpec, server_spec
 
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-class ConfigError(WorkbenchError):
-    """A config file, or one server in it, cannot be read."""
 
 
 def expand(value: str, environ: Mapping[str, str] | None = None) -> str:
@@ -68,8 +64,9 @@ def spec_from_entry(
     """One config entry as a ServerSpec; raises ConfigError naming the server and why."""
     try:
         return _spec(name, entry, base_dir, environ)
-    except ConfigError as error:
-        raise ConfigError(f"Server {name!r} in the config: {error}.") from None
+    except WorkbenchError as error:  # ConfigError, or the settings' own check
+        reason = str(error).rstrip(".")
+        raise ConfigError(f"Server {name!r} in the config: {reason}.") from None
 
 
 def _spec(
@@ -82,31 +79,40 @@ def _spec(
         return expand(str(value), environ)
 
     kind = str(entry.get("type", "")).lower()
-    timeout = float(entry.get("timeout", DEFAULT_CALL_TIMEOUT))
+    timeout = _number(entry, "timeout")
     if "url" in entry or kind in {"http", "streamable-http", "streamablehttp"}:
         if "url" not in entry:
             raise ConfigError("type is http but there is no 'url'")
         if kind == "sse":
             raise ConfigError("the SSE transport is deprecated; use streamable HTTP")
-        return ServerSpec(
-            name=name,
-            transport="http",
+        return server_spec(
+            name,
             url=text(entry["url"]),
             headers={k: text(v) for k, v in dict(entry.get("headers") or {}).items()},
-            call_timeout=timeout,
+            timeout=timeout,
         )
     if "command" not in entry:
         raise ConfigError("it has neither a 'command' nor a 'url'")
     cwd = entry.get("cwd")
     if cwd is not None and base_dir is not None:
         cwd = str((base_dir / text(cwd)).resolve())
-    return ServerSpec(
-        name=name,
-        transport="stdio",
+    return server_spec(
+        name,
         command=text(entry["command"]),
-        args=tuple(text(arg) for arg in entry.get("args") or ()),
+        args=[text(arg) for arg in entry.get("args") or ()],
         env={k: text(v) for k, v in dict(entry.get("env") or {}).items()},
         cwd=cwd,
-        call_timeout=timeout,
-        connect_timeout=float(entry.get("connectTimeout", DEFAULT_CONNECT_TIMEOUT)),
+        timeout=timeout,
+        connect_timeout=_number(entry, "connectTimeout"),
     )
+
+
+def _number(entry: Mapping[str, Any], key: str) -> float | None:
+    """A number of seconds from the entry (checked by ``server_spec``), or None if absent."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{key} must be a number of seconds, not {value!r}") from None

@@ -58,6 +58,16 @@ class InvalidArgumentsError(WorkbenchError):
         super().__init__(f"Invalid arguments for {tool}: {listed}")
 
 
+class FormError(WorkbenchError):
+    """A form value cannot become arguments at all (``abc`` in a number field, bad JSON);
+    ``path`` names the field as the form does (``people[0].name``)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
 class UnknownServerError(WorkbenchError):
     """No server (connection or registry entry) has this name."""
 
@@ -74,5 +84,29 @@ class WorkbenchClosedError(WorkbenchError):
     """The Workbench was closed; create a new one."""
 
 
+class ServerNameError(WorkbenchError, ValueError):
+    """A server name that cannot name a server (not a string, empty, or with a ``.``)."""
+
+
+class ServerSpecError(WorkbenchError):
+    """A server's settings do not make a connection (what to start, where, how long)."""
+
+
+class ToolListError(WorkbenchError, ValueError):
+    """A server's tool list cannot be read (a tool without a name, one listed twice)."""
+
+
+class ConfigError(WorkbenchError):
+    """A config file, or one server in it, cannot be read."""
+
+
+class SemanticUnavailableError(WorkbenchError):
+    """Semantic search was asked for but its optional model is not installed."""
+
+
 class ConnectionWarning(WorkbenchWarning):
     """A server of a config file failed to connect while the others went on."""
+
+
+class ListenerWarning(WorkbenchWarning):
+    """A view's listener raised; it is reported once and never fails the change it followed."""

@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from workbench.listeners import Listeners
 from workbench.tools.schema import Observation
 
 
@@ -57,7 +58,7 @@ class History:
         self._calls: list[ToolCall] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        self._listeners: list[Callable[[ToolCall], None]] = []
+        self._listeners: Listeners[ToolCall] = Listeners("the call history")
 
     def record(
         self, tool_id: str, server: str, arguments: dict[str, Any], observation: Observation
@@ -65,15 +66,14 @@ class History:
         with self._lock:
             call = ToolCall(next(self._ids), tool_id, server, arguments, observation)
             self._calls.append(call)
-        for listener in list(self._listeners):
-            listener(call)
+        self._listeners.notify(call)
         return call
 
     def subscribe(self, listener: Callable[[ToolCall], None]) -> Callable[[], None]:
         """Call ``listener(call)`` after each call is recorded, on the thread that made it
-        (often the bridge's); returns the unsubscribe function."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+        (often the bridge's); returns the unsubscribe function. A listener that raises is
+        warned about once and never fails the call."""
+        return self._listeners.subscribe(listener)
 
     def last(self, count: int | None = None) -> list[ToolCall]:
         with self._lock:

@@ -14,12 +14,14 @@ import time
 import warnings
 import weakref
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from workbench.config import ConfigError, read_config, spec_from_entry
+from workbench.config import read_config, spec_from_entry
 from workbench.errors import (
     AmbiguousToolError,
+    ConfigError,
     ConnectionWarning,
     InvalidArgumentsError,
     ToolNotFoundError,
@@ -27,10 +29,12 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.history import History
+from workbench.listeners import Listeners
 from workbench.mcp.bridge import Bridge
 from workbench.mcp.connection import LOG_LEVELS, LogRecord, ProgressCallback
 from workbench.mcp.manager import ConnectionManager, ServerInfo
-from workbench.mcp.spec import DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, ServerSpec
+from workbench.mcp.spec import ServerSpec, server_spec
+from workbench.names import LOCAL_SERVER
 from workbench.registry import Registry, ToolEntry
 from workbench.registry.proxy import ToolProxy
 from workbench.tools.definition import ToolDefinition
@@ -42,7 +46,15 @@ if TYPE_CHECKING:
     from workbench.widgets.browser import ToolBrowser
 
 T = TypeVar("T")
-DEMO = "demo"
+LogCallback = Callable[[LogRecord], object]
+
+
+@dataclass(frozen=True)
+class ToolChange:
+    """What a change of notebook tools did: the entries now served, the names it removed."""
+
+    entries: list[ToolEntry]
+    removed: list[str]
 
 
 class Workbench:
@@ -51,7 +63,8 @@ class Workbench:
     def __init__(self, *, log_level: str = "info") -> None:
         self.registry = Registry()
         self.history = History()
-        self.log_listeners: list[Callable[[LogRecord], None]] = []
+        self._logs: Listeners[LogRecord] = Listeners("server logs")
+        self._call_logs: dict[str, Listeners[LogRecord]] = {}
         self._bridge = Bridge()
         self._manager = ConnectionManager(self.registry, self._dispatch_log, log_level)
         self._local: LocalServer | None = None
@@ -62,7 +75,7 @@ class Workbench:
 
     @property
     def log_level(self) -> str:
-        """The lowest level of server log messages passed to ``log_listeners``."""
+        """The lowest level of server log messages passed to log listeners."""
         return self._manager.log_level
 
     @log_level.setter
@@ -96,9 +109,9 @@ class Workbench:
         ``timeout`` is the default per-call timeout of this server (60 s);
         ``connect_timeout`` bounds the start (30 s). Raises ConnectionFailedError saying why.
         """
-        spec = self._spec(
-            name, command, args, env, cwd, url, headers, token, server, timeout, connect_timeout
-        )
+        spec = server_spec(name, command=command, args=args, env=env, cwd=cwd, url=url,
+                           headers=headers, token=token, server=server, timeout=timeout,
+                           connect_timeout=connect_timeout)  # fmt: skip
         return self._run(self._manager.open(spec))
 
     def connect_config(
@@ -155,12 +168,17 @@ class Workbench:
 
     def set_owned_tools(
         self, owner: str, tools: Iterable[ToolDefinition[Any, Any]]
-    ) -> list[ToolEntry]:
+    ) -> ToolChange:
         """Make ``tools`` the only tools of ``owner`` (a cell): re-running a cell replaces
-        its tools and removes the ones it no longer defines."""
+        its tools and removes the ones it no longer defines (named in the result)."""
         definitions = list(tools)
-        self._local_server().replace_owned(owner, definitions)
-        return self._sync_local([d.name for d in definitions])
+        removed = self._local_server().replace_owned(owner, definitions)
+        return ToolChange(self._sync_local([d.name for d in definitions]), removed)
+
+    def tool_owner(self, name: str) -> str | None:
+        """Who defined the notebook tool ``name`` (``add_tools``' or ``set_owned_tools``'
+        owner), or None when there is no such notebook tool."""
+        return None if self._local is None else self._local.owner_of(name)
 
     def remove_tool(self, name: str) -> bool:
         """Remove a notebook tool; False if there is none by that name."""
@@ -189,10 +207,16 @@ class Workbench:
         *,
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
+        on_log: LogCallback | None = None,
     ) -> Observation:
         """Call a tool by ``server.tool`` id (or unique bare name); never raises for a
-        failed call: the Observation says what went wrong."""
-        return self._run(self._call(tool_id, arguments, timeout, on_progress))
+        failed call: the Observation says what went wrong.
+
+        ``on_progress(progress, total, message)`` follows the call's progress; ``on_log``
+        gets the log records the tool's server sends while the call runs (that server's
+        only). Both are called on the bridge thread.
+        """
+        return self._run(self._call(tool_id, arguments, timeout, on_progress, on_log))
 
     async def acall(
         self,
@@ -201,10 +225,13 @@ class Workbench:
         *,
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
+        on_log: LogCallback | None = None,
     ) -> Observation:
         """``call`` for ``await``: the kernel's loop keeps running while the call does."""
         self._check_open()
-        return await self._bridge.arun(self._call(tool_id, arguments, timeout, on_progress))
+        return await self._bridge.arun(
+            self._call(tool_id, arguments, timeout, on_progress, on_log)
+        )
 
     def submit(
         self,
@@ -213,6 +240,7 @@ class Workbench:
         *,
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
+        on_log: LogCallback | None = None,
     ) -> concurrent.futures.Future[Observation]:
         """Start a call and return at once, for views that must not block (widgets).
 
@@ -220,7 +248,13 @@ class Workbench:
         server, and the history records it as cancelled.
         """
         self._check_open()
-        return self._bridge.submit(self._call(tool_id, arguments, timeout, on_progress))
+        return self._bridge.submit(self._call(tool_id, arguments, timeout, on_progress, on_log))
+
+    def subscribe_logs(self, listener: LogCallback) -> Callable[[], None]:
+        """Follow every server's log records (at ``log_level`` and above), on the bridge
+        thread; returns the function that stops following. For one call's records, give
+        ``on_log`` to ``call`` instead."""
+        return self._logs.subscribe(listener)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -267,6 +301,7 @@ class Workbench:
         arguments: Mapping[str, Any] | None,
         timeout: float | None,
         on_progress: ProgressCallback | None,
+        on_log: LogCallback | None,
     ) -> Observation:
         raw = dict(arguments or {})
         try:
@@ -276,6 +311,7 @@ class Workbench:
             self.history.record(tool_id, tool_id.partition(".")[0], raw, observation)
             return observation
         started = time.perf_counter()
+        stop_logs = self._follow_call_logs(entry.server, on_log)
         try:
             observation = await self._dispatch(entry, raw, timeout, on_progress)
             observation = observation.model_copy(update={"tool_id": entry.id})
@@ -287,6 +323,8 @@ class Workbench:
             )
             self.history.record(entry.id, entry.server, raw, cancelled)
             raise
+        finally:
+            stop_logs()
         self.history.record(entry.id, entry.server, raw, observation)
         return observation
 
@@ -306,79 +344,38 @@ class Workbench:
             return await connection.call(
                 entry.name, action.to_arguments(), timeout=timeout, on_progress=on_progress
             )
-        if entry.definition is not None:  # registered straight on the registry
-            from workbench.mcp.local import run_definition
-
-            return await run_definition(entry.definition, raw)
         message = f"{entry.id} belongs to {entry.server!r}, which is not connected."
+        if entry.server == LOCAL_SERVER:
+            message += " Notebook tools are served with Workbench.add_tools(...) or %%tool."
         return Observation.error(ErrorKind.CONNECTION, message, duration=0.0)
 
     def _local_server(self) -> LocalServer:
         """The notebook server, (re)connected when it is not (first use, or disconnected)."""
-        from workbench.mcp.local import NAME, LocalServer
+        from workbench.mcp.local import LocalServer
 
         if self._local is None:
             self._local = LocalServer()
-        if NAME not in self._manager:
-            spec = ServerSpec(NAME, "in-process", server=self._local.server)
+        if LOCAL_SERVER not in self._manager:
+            spec = ServerSpec(LOCAL_SERVER, "in-process", server=self._local.server)
             self._run(self._manager.open(spec))
         return self._local
 
     def _sync_local(self, names: list[str]) -> list[ToolEntry]:
-        from workbench.mcp.local import NAME
-
-        self._run(self._manager.get(NAME).refresh_tools())
-        return [self.registry.get(f"{NAME}.{name}") for name in names]
+        self._run(self._manager.get(LOCAL_SERVER).refresh_tools())
+        return [self.registry.get(f"{LOCAL_SERVER}.{name}") for name in names]
 
     def _dispatch_log(self, record: LogRecord) -> None:
-        for listener in list(self.log_listeners):
-            listener(record)
+        self._logs.notify(record)
+        per_call = self._call_logs.get(record.server)
+        if per_call is not None:
+            per_call.notify(record)
 
-    def _spec(
-        self,
-        name: str,
-        command: str | None,
-        args: Sequence[str] | None,
-        env: Mapping[str, str] | None,
-        cwd: str | None,
-        url: str | None,
-        headers: Mapping[str, str] | None,
-        token: str | None,
-        server: Any,
-        timeout: float | None,
-        connect_timeout: float | None,
-    ) -> ServerSpec:
-        if not name or "." in name:
-            raise WorkbenchError(f"Server name {name!r} must be non-empty and contain no '.'.")
-        given = [kind for kind, value in (("command", command), ("url", url), ("server", server))
-                 if value is not None]  # fmt: skip
-        if len(given) > 1:
-            raise WorkbenchError(f"Give one of command, url or server, not {' and '.join(given)}.")
-        call_timeout = timeout or DEFAULT_CALL_TIMEOUT
-        start_timeout = connect_timeout or DEFAULT_CONNECT_TIMEOUT
-        if command is not None:
-            return ServerSpec(name, "stdio", command=command, args=tuple(args or ()),
-                              env=dict(env or {}), cwd=cwd, call_timeout=call_timeout,
-                              connect_timeout=start_timeout)  # fmt: skip
-        if url is not None:
-            return ServerSpec(name, "http", url=url, headers=dict(headers or {}), token=token,
-                              call_timeout=call_timeout, connect_timeout=start_timeout)  # fmt: skip
-        if server is None and name == DEMO:
-            from workbench.mcp.demo import build_demo_server
-
-            server = build_demo_server()
-        if server is None:
-            raise WorkbenchError(
-                f"Nothing to connect for {name!r}: pass command=..., url=... or server=... "
-                f"(or use the name {DEMO!r} for the embedded demo server)."
-            )
-        return ServerSpec(
-            name,
-            "in-process",
-            server=server,
-            call_timeout=call_timeout,
-            connect_timeout=start_timeout,
-        )
+    def _follow_call_logs(self, server: str, on_log: LogCallback | None) -> Callable[[], None]:
+        """Pass ``server``'s log records to ``on_log`` until the returned function is called."""
+        if on_log is None:
+            return _nothing
+        listeners = self._call_logs.setdefault(server, Listeners(f"{server}'s call logs"))
+        return listeners.subscribe(on_log)
 
 
 def _closer(ref: weakref.ReferenceType[Workbench]) -> Callable[[], None]:
@@ -388,3 +385,7 @@ def _closer(ref: weakref.ReferenceType[Workbench]) -> Callable[[], None]:
             workbench.close()
 
     return close
+
+
+def _nothing() -> None:
+    """Stops following nothing (a call without ``on_log``)."""

@@ -109,17 +109,18 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> type[Recorder]:
 def test_progress_and_logs_reach_the_live_display(
     mcp: Callable[[str], Any], state: MagicState, recorder: type[Recorder]
 ) -> None:
-    listeners = list(state.workbench.log_listeners)
     mcp("call demo.slow_count seconds=0.2 steps=2")
     mcp("call demo.log_demo message='hello from the demo' level=warning")
     counting, logging = recorder.made
     assert counting.tool_id == "demo.slow_count" and counting.finished
     assert [done for done, _, _ in counting.progress] == [1, 2]
     assert logging.logs == ["demo: hello from the demo"]
-    assert state.workbench.log_listeners == listeners  # added for the call only
+    # The display followed that call only: a later call's logs do not reach it.
+    state.workbench.call("demo.log_demo", {"message": "later", "level": "warning"})
+    assert logging.logs == ["demo: hello from the demo"]
 
 
-def test_the_log_listener_goes_away_when_the_call_is_interrupted(
+def test_the_live_display_finishes_when_the_call_is_interrupted(
     mcp: Callable[[str], Any],
     state: MagicState,
     recorder: type[Recorder],
@@ -128,9 +129,7 @@ def test_the_log_listener_goes_away_when_the_call_is_interrupted(
     def interrupted(*args: Any, **kwargs: Any) -> Observation:
         raise KeyboardInterrupt
 
-    listeners = list(state.workbench.log_listeners)
     monkeypatch.setattr(state.workbench, "call", interrupted)
     with pytest.raises(KeyboardInterrupt):
         mcp("call demo.add a=1 b=1")
-    assert state.workbench.log_listeners == listeners
     assert recorder.made[0].finished

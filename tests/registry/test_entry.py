@@ -7,7 +7,7 @@ from typing import Any
 import mcp.types
 import pytest
 
-from workbench.errors import InvalidArgumentsError, WorkbenchWarning
+from workbench.errors import InvalidArgumentsError, ToolListError, WorkbenchWarning
 from workbench.registry import ToolEntry
 from workbench.tools import tool
 
@@ -91,7 +91,7 @@ def test_reads_plain_objects_with_attributes() -> None:
 
 def test_missing_schema_means_any_object_and_missing_name_is_an_error() -> None:
     assert ToolEntry.from_tool("s", {"name": "t"}).input_schema == {"type": "object"}
-    with pytest.raises(ValueError, match="no name"):
+    with pytest.raises(ToolListError, match="no name"):
         ToolEntry.from_tool("s", {"description": "nameless"})
 
 

@@ -11,7 +11,9 @@ from typing_extensions import Self
 from workbench import Registry
 from workbench.errors import (
     AmbiguousToolError,
+    ServerNameError,
     ToolDefinitionError,
+    ToolListError,
     ToolNotFoundError,
     UnknownServerError,
 )
@@ -70,16 +72,16 @@ def test_remove_tools_and_servers(registry: Registry) -> None:
 
 def test_a_bad_tool_leaves_the_server_untouched(registry: Registry) -> None:
     before = [entry.id for entry in registry]
-    with pytest.raises(ValueError, match="no name"):
+    with pytest.raises(ToolListError, match="no name"):
         registry.set_tools("git", [*tools("git_blame"), {"description": "nameless"}])
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(ToolListError, match="twice"):
         registry.add_tools("git", tools("a", "a"))
     assert [entry.id for entry in registry] == before
 
 
 @pytest.mark.parametrize("server", ["", "my.server"])
 def test_server_names_cannot_break_ids(server: str) -> None:
-    with pytest.raises(ValueError, match=r"contain no '\.'"):
+    with pytest.raises(ServerNameError, match=r"contain no '\.'"):
         Registry().add_tools(server, tools("t"))
 
 

@@ -104,20 +104,15 @@ def _run(
 ) -> Observation:
     """The call, with its progress and this server's log lines shown live in the cell."""
     from workbench.display import CallProgress
-    from workbench.mcp.connection import LogRecord
 
-    workbench = state.workbench
     progress = CallProgress(entry.id)
-
-    def on_log(record: LogRecord) -> None:
-        if record.server == entry.server:
-            progress.on_log(record)
-
-    workbench.log_listeners.append(on_log)
     try:
-        return workbench.call(
-            entry.id, arguments, timeout=timeout, on_progress=progress.on_progress
+        return state.workbench.call(
+            entry.id,
+            arguments,
+            timeout=timeout,
+            on_progress=progress.on_progress,
+            on_log=progress.on_log,
         )
     finally:
-        workbench.log_listeners.remove(on_log)
         progress.finish()

@@ -102,7 +102,8 @@ def _split_command(tokens: list[Token]) -> tuple[list[Token], list[str]]:
 
 
 def _target(args: Namespace, command: list[str]) -> Target:
-    """The server to connect, from the words of the line."""
+    """The server to connect, from the words of the line; ``Workbench.connect`` checks
+    the settings (one place for every caller)."""
     from workbench.config import expand
 
     if not args.targets:
@@ -110,42 +111,17 @@ def _target(args: Namespace, command: list[str]) -> Target:
     if len(args.targets) > 2:
         extra = one_line(" ".join(args.targets[2:]))
         raise fail(f"%mcp connect: unexpected {extra}; put a command after '--'.")
-    name = args.targets[0]
-    url = args.targets[1] if len(args.targets) == 2 else None
-    target = Target(name)
+    target = Target(args.targets[0])
     with usage_errors():
-        if url is not None:
-            if command:
-                raise fail("%mcp connect: give a URL or a command after '--', not both.")
-            if not url.startswith(("http://", "https://")):
-                raise fail(
-                    f"%mcp connect: {one_line(url)} is not an http(s) URL; "
-                    "for a command write: %mcp connect NAME -- COMMAND ARG..."
-                )
-            _not_for("a URL", env=args.env, cwd=args.cwd)
-            target.url = expand(url)
-            target.headers = dict(_header(pair) for pair in args.header)
-            target.token = expand(args.token) if args.token is not None else None
-        elif command:
-            _not_for("a command", header=args.header, token=args.token)
+        if len(args.targets) == 2:
+            target.url = expand(args.targets[1])
+        if command:
             target.command, target.args = command[0], command[1:]
-            target.env = dict(_pair(pair, "--env") for pair in args.env)
-            target.cwd = args.cwd
-        else:
-            if name != "demo":
-                raise fail(
-                    f"%mcp connect: nothing to connect for {one_line(name)!r}: give a URL, "
-                    "a command after '--', or --config FILE (or connect 'demo')."
-                )
-            _not_for("the demo server", header=args.header, token=args.token, env=args.env,
-                     cwd=args.cwd)  # fmt: skip
+        target.headers = dict(_header(pair) for pair in args.header)
+        target.token = expand(args.token) if args.token is not None else None
+        target.env = dict(_pair(pair, "--env") for pair in args.env)
+        target.cwd = args.cwd
     return target
-
-
-def _not_for(kind: str, **given: object) -> None:
-    for option, value in given.items():
-        if value:
-            raise fail(f"%mcp connect: --{option} does not apply to {kind}.")
 
 
 def _pair(text: str, option: str) -> tuple[str, str]:

@@ -16,10 +16,10 @@ from fastmcp import FastMCP
 from fastmcp.tools import Tool, ToolResult
 from pydantic import PrivateAttr, TypeAdapter
 
+from workbench.names import LOCAL_SERVER
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.schema import Observation
 
-NAME = "notebook"
 _CONTENT: TypeAdapter[list[Any]] = TypeAdapter(list[mcp.types.ContentBlock])
 INSTRUCTIONS = "Tools defined in this notebook's kernel."
 
@@ -71,11 +71,15 @@ class LocalServer:
     """The ``notebook`` server and which of its tools each source (e.g. a cell) defined."""
 
     def __init__(self) -> None:
-        self.server = FastMCP(NAME, instructions=INSTRUCTIONS)
+        self.server = FastMCP(LOCAL_SERVER, instructions=INSTRUCTIONS)
         self._owners: dict[str, str] = {}
 
     def names(self) -> list[str]:
         return sorted(self._owners)
+
+    def owner_of(self, name: str) -> str | None:
+        """Who defined the tool ``name`` (a cell, say), or None if there is no such tool."""
+        return self._owners.get(name)
 
     def add(self, definition: ToolDefinition[Any, Any], owner: str = "") -> None:
         """Add or replace one tool."""
@@ -91,13 +95,18 @@ class LocalServer:
         self.server.local_provider.remove_tool(name)
         return True
 
-    def replace_owned(self, owner: str, definitions: Iterable[ToolDefinition[Any, Any]]) -> None:
+    def replace_owned(
+        self, owner: str, definitions: Iterable[ToolDefinition[Any, Any]]
+    ) -> list[str]:
         """Make ``definitions`` the tools of ``owner``: re-running a cell drops the tools it
-        no longer defines."""
+        no longer defines. Returns the names dropped, sorted."""
         fresh = list(definitions)
         keep = {definition.name for definition in fresh}
-        for name, current in list(self._owners.items()):
-            if current == owner and name not in keep:
-                self.remove(name)
+        dropped = sorted(
+            name for name, current in self._owners.items() if current == owner and name not in keep
+        )
+        for name in dropped:
+            self.remove(name)
         for definition in fresh:
             self.add(definition, owner)
+        return dropped

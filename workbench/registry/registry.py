@@ -15,9 +15,12 @@ from typing import TYPE_CHECKING, Any
 from workbench.errors import (
     AmbiguousToolError,
     ToolDefinitionError,
+    ToolListError,
     ToolNotFoundError,
     UnknownServerError,
 )
+from workbench.listeners import Listeners
+from workbench.names import LOCAL_SERVER, check_server_name
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import SearchIndex, SearchResults
 from workbench.tools.definition import ToolDefinition
@@ -40,7 +43,7 @@ class Registry:
         self._servers_by_name: dict[str, set[str]] = {}
         self._index = SearchIndex()
         self._semantic: SemanticIndex | None = None
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[str] = Listeners("the registry")
         # Connections update the registry from the bridge thread (tools/list_changed) while
         # a cell or a widget may be searching it.
         self._lock = threading.RLock()
@@ -101,7 +104,7 @@ class Registry:
         self,
         tool: ToolDefinition[Any, Any] | type[ToolDefinition[Any, Any]] | Callable[..., Any],
         *,
-        server: str = "notebook",
+        server: str = LOCAL_SERVER,
         **params: Any,
     ) -> list[ToolEntry]:
         """Register a tool instance, a ToolDefinition class (through ``create(**params)``),
@@ -121,9 +124,9 @@ class Registry:
         return self.add_tools(server, definitions)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(server)`` after each change; returns the unsubscribe function."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+        """Call ``listener(server)`` after each change; returns the unsubscribe function.
+        A listener that raises is warned about once and never fails the change."""
+        return self._listeners.subscribe(listener)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -223,8 +226,7 @@ class Registry:
 
     def _notify(self, server: str) -> None:
         """Tell listeners, outside the lock so they may read the registry from any thread."""
-        for listener in list(self._listeners):
-            listener(server)
+        self._listeners.notify(server)
 
 
 def _not_callable(tool_id: str, arguments: dict[str, Any]) -> Observation:
@@ -233,12 +235,11 @@ def _not_callable(tool_id: str, arguments: dict[str, Any]) -> Observation:
 
 def _read_entries(server: str, tools: Iterable[object]) -> list[ToolEntry]:
     """Read every tool before touching the registry, so a bad one changes nothing."""
-    if not server or "." in server:
-        raise ValueError(f"Server name {server!r} must be non-empty and contain no '.'.")
+    check_server_name(server)
     entries = [ToolEntry.from_tool(server, tool) for tool in tools]
     seen: set[str] = set()
     for entry in entries:
         if entry.name in seen:
-            raise ValueError(f"Server {server!r} lists tool {entry.name!r} twice.")
+            raise ToolListError(f"Server {server!r} lists tool {entry.name!r} twice.")
         seen.add(entry.name)
     return entries

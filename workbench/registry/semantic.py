@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from workbench.errors import WorkbenchError
+from workbench.errors import SemanticUnavailableError
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import SearchHit, SearchResults, shorten, split_server_filter
 from workbench.registry.vocabulary import words
@@ -61,10 +61,6 @@ _PACKAGE = "wordllama"
 _WEIGHTS = Path("weights") / "l2_supercat_256.safetensors"
 _TOKENIZER = Path("tokenizers") / "l2_supercat_tokenizer_config.json"
 _INSTALL_HINT = "pip install 'mcp-workbench[semantic]'"
-
-
-class SemanticUnavailableError(WorkbenchError):
-    """Semantic search was asked for but its optional model is not installed."""
 
 
 def embed_text(entry: ToolEntry) -> str:
