@@ -76,7 +76,7 @@ def unload_ipython_extension(ipython: InteractiveShell) -> None:
 
 def current() -> Workbench:
     """The kernel's Workbench: the one ``%mcp`` and ``%%tool`` use."""
-    from workbench.extension import current as current_workbench
+    from workbench.kernel import current as current_workbench
 
     return current_workbench()
 
@@ -84,7 +84,7 @@ def current() -> Workbench:
 def browse(query: str = "", *, server: str = "", workbench: Workbench | None = None) -> ToolBrowser:
     """A widget to search, open and call tools and see past calls (live: it follows new
     connections and ``%%tool`` cells); by default over the kernel's Workbench."""
-    from workbench.widgets.browser import browse as open_browser
+    from workbench.kernel import browse as open_browser
 
     return open_browser(query, server=server, workbench=workbench)
 

@@ -2,7 +2,7 @@
 tracker in, and out again.
 
 Loading is idempotent and cheap: it registers the magics and makes no Workbench; the first
-magic that needs one makes it (``MagicState.workbench``). Unloading closes its connections.
+magic that needs one makes it (``KernelState.workbench``). Unloading closes its connections.
 """
 
 from __future__ import annotations
@@ -10,14 +10,12 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, cast
 
-from workbench.errors import WorkbenchError
+from workbench import kernel
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
     from workbench.magics import WorkbenchMagics
-    from workbench.magics.state import MagicState
-    from workbench.session import Workbench
 
 MAGICS = "WorkbenchMagics"
 """The key of the registered instance in IPython's magics registry (its class name)."""
@@ -35,7 +33,7 @@ def load(shell: InteractiveShell) -> WorkbenchMagics:
         return existing
     from workbench.magics import WorkbenchMagics
 
-    magics = WorkbenchMagics(shell)
+    magics = WorkbenchMagics(shell, kernel.state_of(shell))
     shell.register_magics(magics)
     shell.events.register("pre_run_cell", magics.state.remember_cell)
     shell.Completer.custom_matchers.append(magics.matcher)
@@ -48,7 +46,7 @@ def unload(shell: InteractiveShell) -> None:
     if magics is None:
         return
     try:
-        magics.state.close()
+        kernel.forget(shell)
     finally:
         _remove(shell, magics)
 
@@ -64,26 +62,3 @@ def _remove(shell: InteractiveShell, magics: WorkbenchMagics) -> None:
         shell.events.unregister("pre_run_cell", magics.state.remember_cell)
     if magics.matcher in shell.Completer.custom_matchers:
         shell.Completer.custom_matchers.remove(magics.matcher)
-
-
-def current() -> Workbench:
-    """The kernel's Workbench, the one the magics use (loading the extension if needed)."""
-    return current_state().workbench
-
-
-def current_state() -> MagicState:
-    """The magics' state in this kernel (loading the extension if needed)."""
-    from IPython import get_ipython
-
-    shell = get_ipython()
-    if shell is None:
-        raise WorkbenchError(
-            "workbench.current() needs an IPython kernel; in a script, create a Workbench()."
-        )
-    magics = loaded(shell)
-    if magics is None:
-        shell.extension_manager.load_extension("workbench")
-        magics = loaded(shell)
-    if magics is None:  # pragma: no cover - load_extension reports its own failures
-        raise WorkbenchError("The workbench extension could not be loaded.")
-    return magics.state

@@ -140,9 +140,21 @@ class Workbench:
                 warnings.warn(str(outcome), ConnectionWarning, stacklevel=2)
         return [info for info in self.servers() if info.name in wanted]
 
-    def disconnect(self, name: str) -> None:
-        """Close a connection (stopping its process) and drop its tools from the registry."""
-        self._run(self._manager.close(name))
+    def disconnect(self, *names: str) -> None:
+        """Close connections (stopping their processes) and drop their tools from the
+        registry. Every name is checked before any is closed.
+
+        The ``notebook`` server holds the kernel's own tools; they go with their cells
+        (``remove_tool``), never with a disconnect."""
+        if LOCAL_SERVER in names:
+            raise WorkbenchError(
+                f"The {LOCAL_SERVER!r} server holds this kernel's own tools: re-run their "
+                "%%tool cell without them, or call remove_tool(NAME)."
+            )
+        for name in names:
+            self._manager.get(name)  # UnknownServerError before anything is closed
+        for name in names:
+            self._run(self._manager.close(name))
 
     def reconnect(self, name: str) -> ServerInfo:
         """Reopen a connection with the settings it was made with."""
@@ -166,9 +178,7 @@ class Workbench:
             local.add(definition, owner)
         return self._sync_local([d.name for d in definitions])
 
-    def set_owned_tools(
-        self, owner: str, tools: Iterable[ToolDefinition[Any, Any]]
-    ) -> ToolChange:
+    def set_owned_tools(self, owner: str, tools: Iterable[ToolDefinition[Any, Any]]) -> ToolChange:
         """Make ``tools`` the only tools of ``owner`` (a cell): re-running a cell replaces
         its tools and removes the ones it no longer defines (named in the result)."""
         definitions = list(tools)
@@ -229,9 +239,7 @@ class Workbench:
     ) -> Observation:
         """``call`` for ``await``: the kernel's loop keeps running while the call does."""
         self._check_open()
-        return await self._bridge.arun(
-            self._call(tool_id, arguments, timeout, on_progress, on_log)
-        )
+        return await self._bridge.arun(self._call(tool_id, arguments, timeout, on_progress, on_log))
 
     def submit(
         self,

@@ -2,7 +2,7 @@
 
 Fixtures:
 - ``ip``: the shell, extension loaded, the demo server connected (once per session).
-- ``state``: the extension's MagicState (its Workbench, cell id, tool owners).
+- ``state``: the kernel's KernelState (its Workbench, cell id, live browsers).
 - ``mcp``: ``mcp("call demo.add a=1")`` runs ``%mcp ...`` and returns ``(value, captured)``,
   where captured holds stdout, stderr and every displayed mime bundle.
 - ``snapshot``: what a usage error must leave unchanged (servers, tools, history, namespace).
@@ -19,7 +19,8 @@ from IPython.testing.globalipapp import get_ipython
 from IPython.utils.capture import CapturedIO, capture_output
 
 import workbench
-from workbench.magics import MagicState, WorkbenchMagics
+from workbench.kernel import KernelState
+from workbench.magics import WorkbenchMagics
 
 Mcp = Callable[[str], tuple[Any, CapturedIO]]
 
@@ -34,7 +35,7 @@ def ip() -> Iterator[InteractiveShell]:
 
 
 @pytest.fixture
-def state(ip: InteractiveShell) -> MagicState:
+def state(ip: InteractiveShell) -> KernelState:
     magics = ip.magics_manager.registry["WorkbenchMagics"]
     assert isinstance(magics, WorkbenchMagics)
     return magics.state
@@ -51,7 +52,7 @@ def mcp(ip: InteractiveShell) -> Mcp:
 
 
 @pytest.fixture
-def snapshot(ip: InteractiveShell, state: MagicState) -> Callable[[], Any]:
+def snapshot(ip: InteractiveShell, state: KernelState) -> Callable[[], Any]:
     def take() -> Any:
         wb = state.workbench
         assert wb is workbench.current()
@@ -59,7 +60,7 @@ def snapshot(ip: InteractiveShell, state: MagicState) -> Callable[[], Any]:
             [(info.name, info.status, info.tool_count) for info in wb.servers()],
             [entry.id for entry in wb.registry],
             len(wb.history),
-            dict(state.tool_owners),
+            {e.name: wb.tool_owner(e.name) for e in wb.registry if e.server == "notebook"},
             sorted(name for name in ip.user_ns if not name.startswith("_")),
         )
 

@@ -11,15 +11,15 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import workbench.display
 from workbench.display import OBSERVATION_MIME
-from workbench.magics import MagicState
+from workbench.kernel import KernelState
 from workbench.tools.schema import Observation
 
 
-def last_arguments(state: MagicState) -> dict[str, Any]:
+def last_arguments(state: KernelState) -> dict[str, Any]:
     return state.workbench.history[-1].arguments
 
 
-def test_call_by_id_returns_the_observation(mcp: Callable[[str], Any], state: MagicState) -> None:
+def test_call_by_id_returns_the_observation(mcp: Callable[[str], Any], state: KernelState) -> None:
     calls = len(state.workbench.history)
     observation, captured = mcp("call demo.add a=2 b=3.5")
     assert isinstance(observation, Observation)
@@ -30,20 +30,20 @@ def test_call_by_id_returns_the_observation(mcp: Callable[[str], Any], state: Ma
     assert last_arguments(state) == {"a": 2, "b": 3.5}
 
 
-def test_bare_name_and_json_object(mcp: Callable[[str], Any], state: MagicState) -> None:
+def test_bare_name_and_json_object(mcp: Callable[[str], Any], state: KernelState) -> None:
     observation, _ = mcp('call add {"a": 1, "b": 2} --timeout 10')
     assert observation.structured_content == {"result": 3.0}
     assert state.workbench.history[-1].tool_id == "demo.add"
 
 
-def test_values_are_json_where_they_parse(mcp: Callable[[str], Any], state: MagicState) -> None:
+def test_values_are_json_where_they_parse(mcp: Callable[[str], Any], state: KernelState) -> None:
     observation, _ = mcp("call demo.draw_chart values=[3,1,2] title='A small chart'")
     assert last_arguments(state) == {"values": [3, 1, 2], "title": "A small chart"}
     assert [block.type for block in observation.content] == ["image"]
 
 
 def test_a_text_parameter_keeps_the_text_as_typed(
-    mcp: Callable[[str], Any], state: MagicState
+    mcp: Callable[[str], Any], state: KernelState
 ) -> None:
     observation, _ = mcp("call demo.text_stats text=007 top=2")
     assert last_arguments(state) == {"text": "007", "top": 2}
@@ -54,7 +54,7 @@ def test_a_text_parameter_keeps_the_text_as_typed(
     assert last_arguments(state) == {"text": ""}
 
 
-def test_unicode_and_very_long_values(mcp: Callable[[str], Any], state: MagicState) -> None:
+def test_unicode_and_very_long_values(mcp: Callable[[str], Any], state: KernelState) -> None:
     text = "héllo wörld ✓ 名前 " * 2_000
     observation, _ = mcp(f"call demo.text_stats text='{text}'")
     assert last_arguments(state) == {"text": text}
@@ -107,7 +107,7 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> type[Recorder]:
 # The demo server silences this deprecation at build time; pytest resets filters per test.
 @pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
 def test_progress_and_logs_reach_the_live_display(
-    mcp: Callable[[str], Any], state: MagicState, recorder: type[Recorder]
+    mcp: Callable[[str], Any], state: KernelState, recorder: type[Recorder]
 ) -> None:
     mcp("call demo.slow_count seconds=0.2 steps=2")
     mcp("call demo.log_demo message='hello from the demo' level=warning")
@@ -122,7 +122,7 @@ def test_progress_and_logs_reach_the_live_display(
 
 def test_the_live_display_finishes_when_the_call_is_interrupted(
     mcp: Callable[[str], Any],
-    state: MagicState,
+    state: KernelState,
     recorder: type[Recorder],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

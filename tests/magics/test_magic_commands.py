@@ -15,7 +15,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 from magic_output import bundles, shown
 
-from workbench.magics import MagicState
+from workbench.kernel import KernelState
 from workbench.magics.commands import COMMANDS
 
 Mcp = Callable[[str], Any]
@@ -67,7 +67,7 @@ def test_browse_returns_a_live_browser_with_the_search_typed_in(mcp: Mcp) -> Non
 
 
 def test_re_running_a_browse_cell_closes_the_browser_it_made_before(
-    mcp: Mcp, state: MagicState
+    mcp: Mcp, state: KernelState
 ) -> None:
     import workbench
 
@@ -92,7 +92,7 @@ def test_browse_names_the_connected_servers_for_an_unknown_one(mcp: Mcp) -> None
         mcp("browse --server nope")
 
 
-def test_history_table_and_export(mcp: Mcp, state: MagicState, tmp_path: Path) -> None:
+def test_history_table_and_export(mcp: Mcp, state: KernelState, tmp_path: Path) -> None:
     mcp("call demo.get_time")
     mcp("call demo.add a=1 b=2")
     _, captured = mcp("history --last 1")
@@ -106,7 +106,7 @@ def test_history_table_and_export(mcp: Mcp, state: MagicState, tmp_path: Path) -
     assert exported[-1]["tool"] == "demo.add" and exported[-1]["arguments"] == {"a": 1, "b": 2}
 
 
-def test_reconnect_and_disconnect(mcp: Mcp, state: MagicState) -> None:
+def test_reconnect_and_disconnect(mcp: Mcp, state: KernelState) -> None:
     mcp(f"connect second -- {sys.executable} -m workbench.mcp.demo")
     try:
         _, captured = mcp("reconnect second")
@@ -119,7 +119,7 @@ def test_reconnect_and_disconnect(mcp: Mcp, state: MagicState) -> None:
 
 
 def test_disconnect_all_keeps_the_notebook_server(
-    ip: InteractiveShell, mcp: Mcp, state: MagicState
+    ip: InteractiveShell, mcp: Mcp, state: KernelState
 ) -> None:
     ip.run_cell("%%tool\ndef kept() -> str:\n    return 'still here'\n", cell_id="kept-cell")
     mcp("connect other -- " + f"{sys.executable} -m workbench.mcp.demo")
@@ -153,7 +153,7 @@ def test_question_mark_and_bare_mcp_show_every_usage(ip: InteractiveShell, mcp: 
     assert "%%tool" in bare.stdout
 
 
-def test_help_of_a_stdio_command_goes_to_the_command(mcp: Mcp, state: MagicState) -> None:
+def test_help_of_a_stdio_command_goes_to_the_command(mcp: Mcp, state: KernelState) -> None:
     """``--help`` after ``--`` belongs to the server's command line, not to the magic."""
     with pytest.raises(UsageError, match="no-such-server"):
         mcp("connect helped -- /no-such-server --help")

@@ -6,7 +6,7 @@ import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.interactiveshell import InteractiveShell
 
-from workbench.magics import MagicState
+from workbench.kernel import KernelState
 from workbench.magics.commands import COMMANDS
 from workbench.magics.completion import candidates
 
@@ -22,7 +22,7 @@ def test_subcommands(ip: InteractiveShell) -> None:
     assert complete(ip, "%mcp help se") == ["search", "servers"]
 
 
-def test_server_names(ip: InteractiveShell, state: MagicState) -> None:
+def test_server_names(ip: InteractiveShell, state: KernelState) -> None:
     connected = sorted(info.name for info in state.workbench.servers())
     assert complete(ip, "%mcp search add --server ") == connected
     assert complete(ip, "%mcp reconnect d") == ["demo"]

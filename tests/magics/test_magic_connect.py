@@ -12,7 +12,7 @@ import pytest
 from IPython.core.error import UsageError
 from magic_output import bundles, shown
 
-from workbench.magics import MagicState
+from workbench.kernel import KernelState
 from workbench.mcp.manager import ServerInfo
 
 STDIO = f"{sys.executable} -m workbench.mcp.demo"
@@ -27,7 +27,7 @@ def test_connect_demo_shows_its_tools(mcp: Callable[[str], Any]) -> None:
     assert bundle["text/plain"].startswith("9 tools")
 
 
-def test_stdio_command_after_double_dash(mcp: Callable[[str], Any], state: MagicState) -> None:
+def test_stdio_command_after_double_dash(mcp: Callable[[str], Any], state: KernelState) -> None:
     _, captured = mcp(f"connect stdio_demo --env WORKBENCH_TEST=1 --timeout 20 -- {STDIO}")
     try:
         assert "stdio_demo.add" in shown(captured)
@@ -41,7 +41,7 @@ def test_stdio_command_after_double_dash(mcp: Callable[[str], Any], state: Magic
 
 
 def test_http_options_reach_the_workbench(
-    mcp: Callable[[str], Any], state: MagicState, monkeypatch: pytest.MonkeyPatch
+    mcp: Callable[[str], Any], state: KernelState, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: dict[str, Any] = {}
 
@@ -66,7 +66,7 @@ def test_http_options_reach_the_workbench(
 
 
 def test_config_file_connects_each_server_and_lists_failures(
-    mcp: Callable[[str], Any], state: MagicState, tmp_path: Path
+    mcp: Callable[[str], Any], state: KernelState, tmp_path: Path
 ) -> None:
     config = tmp_path / "mcp.json"
     servers = {
@@ -88,7 +88,7 @@ def test_config_file_connects_each_server_and_lists_failures(
 
 
 def test_a_failed_connection_says_why_in_a_usage_error(
-    mcp: Callable[[str], Any], state: MagicState, tmp_path: Path
+    mcp: Callable[[str], Any], state: KernelState, tmp_path: Path
 ) -> None:
     try:
         with pytest.raises(UsageError) as caught:

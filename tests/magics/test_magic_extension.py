@@ -13,7 +13,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import workbench
 from workbench.errors import WorkbenchError
-from workbench.magics import MagicState
+from workbench.kernel import KernelState
 
 HEAVY = ["fastmcp", "mcp", "ipywidgets"]
 
@@ -87,7 +87,7 @@ def test_current_loads_the_extension_and_reload_ext_works() -> None:
     assert result == {"loaded": True, "closed": True, "again": True}
 
 
-def test_loading_twice_changes_nothing(ip: InteractiveShell, state: MagicState) -> None:
+def test_loading_twice_changes_nothing(ip: InteractiveShell, state: KernelState) -> None:
     magics = ip.magics_manager.registry["WorkbenchMagics"]
     workbench.load_ipython_extension(ip)
     ip.run_line_magic("load_ext", "workbench")
@@ -97,7 +97,7 @@ def test_loading_twice_changes_nothing(ip: InteractiveShell, state: MagicState) 
     assert workbench.current() is state.workbench
 
 
-def test_the_running_cell_id_is_remembered(ip: InteractiveShell, state: MagicState) -> None:
+def test_the_running_cell_id_is_remembered(ip: InteractiveShell, state: KernelState) -> None:
     ip.run_cell("1", cell_id="abc")
     assert state.cell_id == "abc"
     ip.run_cell("1")

@@ -13,21 +13,20 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import CapturedIO, capture_output
 from magic_output import bundles
 
-from workbench.magics import MagicState
+from workbench.kernel import KernelState
 
 Mcp = Callable[[str], Any]
 
 
 @pytest.fixture(autouse=True)
-def clean_notebook(state: MagicState) -> Iterator[None]:
+def clean_notebook(state: KernelState) -> Iterator[None]:
     """Each test starts and ends without notebook tools."""
     yield
     for entry in [e for e in state.workbench.registry if e.server == "notebook"]:
         state.workbench.remove_tool(entry.name)
-    state.tool_owners.clear()
 
 
-def notebook_tools(state: MagicState) -> list[str]:
+def notebook_tools(state: KernelState) -> list[str]:
     return sorted(e.name for e in state.workbench.registry if e.server == "notebook")
 
 
@@ -38,7 +37,7 @@ def run(ip: InteractiveShell, cell: str, cell_id: str | None = None) -> Captured
     return captured
 
 
-def tool_cell(ip: InteractiveShell, state: MagicState, line: str, body: str) -> CapturedIO:
+def tool_cell(ip: InteractiveShell, state: KernelState, line: str, body: str) -> CapturedIO:
     """Call the cell magic directly, so its UsageError reaches the test."""
     state.cell_id = None
     with capture_output() as captured:
@@ -69,7 +68,7 @@ class NotATool:
 
 
 def test_define_redefine_remove_with_the_cell_id(
-    ip: InteractiveShell, state: MagicState, mcp: Mcp
+    ip: InteractiveShell, state: KernelState, mcp: Mcp
 ) -> None:
     captured = run(ip, "%%tool\n" + FIRST, cell_id="cell-1")
     assert notebook_tools(state) == ["greet", "shout"]
@@ -92,7 +91,7 @@ def test_define_redefine_remove_with_the_cell_id(
     assert "defines no public function" in captured.stdout
 
 
-def test_another_cell_keeps_its_own_tools(ip: InteractiveShell, state: MagicState) -> None:
+def test_another_cell_keeps_its_own_tools(ip: InteractiveShell, state: KernelState) -> None:
     run(ip, "%%tool\ndef one() -> int:\n    return 1\n", cell_id="a")
     run(ip, "%%tool\ndef two() -> int:\n    return 2\n", cell_id="b")
     run(ip, "%%tool\ndef three() -> int:\n    return 3\n", cell_id="a")
@@ -100,7 +99,7 @@ def test_another_cell_keeps_its_own_tools(ip: InteractiveShell, state: MagicStat
 
 
 def test_without_a_cell_id_a_cell_is_known_by_a_name_it_keeps(
-    ip: InteractiveShell, state: MagicState
+    ip: InteractiveShell, state: KernelState
 ) -> None:
     run(ip, "%%tool\ndef alpha() -> int:\n    return 1\n")
     run(ip, "%%tool\ndef alpha() -> int:\n    return 1\ndef beta() -> int:\n    return 2\n")
@@ -110,7 +109,7 @@ def test_without_a_cell_id_a_cell_is_known_by_a_name_it_keeps(
     assert "Removed notebook.alpha." in captured.stdout
 
 
-def test_functions_stay_plain_functions(ip: InteractiveShell, state: MagicState) -> None:
+def test_functions_stay_plain_functions(ip: InteractiveShell, state: KernelState) -> None:
     run(ip, "%%tool\n" + FIRST + "\nasync def later(n: int = 1) -> int:\n    return n\n")
     assert type(ip.user_ns["greet"]) is types.FunctionType
     assert ip.user_ns["greet"]("Bob") == "Hello, Bob!"
@@ -118,7 +117,7 @@ def test_functions_stay_plain_functions(ip: InteractiveShell, state: MagicState)
 
 
 def test_flags_apply_to_a_single_function(
-    ip: InteractiveShell, state: MagicState, mcp: Mcp
+    ip: InteractiveShell, state: KernelState, mcp: Mcp
 ) -> None:
     body = "def f(x: int) -> int:\n    return x * 2\n"
     line = (
@@ -137,7 +136,7 @@ def test_flags_apply_to_a_single_function(
 
 
 def test_flags_on_a_cell_with_two_functions_run_nothing(
-    ip: InteractiveShell, state: MagicState
+    ip: InteractiveShell, state: KernelState
 ) -> None:
     ip.user_ns.pop("ran", None)
     body = "ran = True\ndef a() -> None: ...\ndef b() -> None: ...\n"
@@ -160,7 +159,7 @@ STAR = "def ok() -> int:\n    return 1\ndef star(*args: int) -> int:\n    return
     ],
 )
 def test_a_failing_cell_registers_nothing(
-    ip: InteractiveShell, state: MagicState, body: str, says: str
+    ip: InteractiveShell, state: KernelState, body: str, says: str
 ) -> None:
     tool_cell(ip, state, "", "def earlier() -> int:\n    return 0\n")
     with pytest.raises(UsageError, match=says) as caught:
@@ -169,7 +168,7 @@ def test_a_failing_cell_registers_nothing(
     assert notebook_tools(state) == ["earlier"]  # the cell's previous tools stay
 
 
-def test_unknown_flag(ip: InteractiveShell, state: MagicState) -> None:
+def test_unknown_flag(ip: InteractiveShell, state: KernelState) -> None:
     with pytest.raises(UsageError, match="unrecognized arguments: --bogus") as caught:
         tool_cell(ip, state, "--bogus", "def f() -> None: ...\n")
     assert type(caught.value) is UsageError
@@ -177,7 +176,7 @@ def test_unknown_flag(ip: InteractiveShell, state: MagicState) -> None:
 
 
 def test_a_schema_fallback_registers_with_a_warning(
-    ip: InteractiveShell, state: MagicState
+    ip: InteractiveShell, state: KernelState
 ) -> None:
     body = "import threading\ndef locked(lock: threading.Lock) -> str:\n    return 'ok'\n"
     captured = tool_cell(ip, state, "", body)
@@ -186,7 +185,7 @@ def test_a_schema_fallback_registers_with_a_warning(
 
 
 def test_a_tool_decorated_function_keeps_its_options(
-    ip: InteractiveShell, state: MagicState
+    ip: InteractiveShell, state: KernelState
 ) -> None:
     body = (
         "from workbench import tool\n"
@@ -200,7 +199,7 @@ def test_a_tool_decorated_function_keeps_its_options(
 
 
 def test_a_bare_name_on_two_servers_is_ambiguous(
-    ip: InteractiveShell, state: MagicState, mcp: Mcp
+    ip: InteractiveShell, state: KernelState, mcp: Mcp
 ) -> None:
     tool_cell(ip, state, "", "def add(a: int, b: int) -> int:\n    return a + b\n")
     with pytest.raises(UsageError, match=r"demo\.add, notebook\.add") as caught:
@@ -210,7 +209,7 @@ def test_a_bare_name_on_two_servers_is_ambiguous(
 
 
 def test_the_notebook_server_is_not_disconnected_by_name(
-    ip: InteractiveShell, state: MagicState, mcp: Mcp
+    ip: InteractiveShell, state: KernelState, mcp: Mcp
 ) -> None:
     tool_cell(ip, state, "", "def stay() -> None: ...\n")
     with pytest.raises(UsageError, match="holds this kernel's own tools") as caught:

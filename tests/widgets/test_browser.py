@@ -12,7 +12,8 @@ from workbench import tool
 from workbench.session import Workbench
 from workbench.tools import Observation
 from workbench.widgets import history_view
-from workbench.widgets.browser import HISTORY_TAB, TOOLS_TAB, ToolBrowser, browse
+from workbench.kernel import browse
+from workbench.widgets.browser import HISTORY_TAB, TOOLS_TAB, ToolBrowser
 from workbench.widgets.call_panel import CallRun
 
 

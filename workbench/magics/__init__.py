@@ -5,7 +5,6 @@ package loads IPython's magic machinery and argparse only: the Workbench, pydant
 and fastmcp load on first use.
 """
 
-from workbench.magics.state import MagicState
 from workbench.magics.workbench_magics import WorkbenchMagics
 
-__all__ = ["MagicState", "WorkbenchMagics"]
+__all__ = ["WorkbenchMagics"]

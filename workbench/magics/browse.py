@@ -8,14 +8,14 @@ from workbench.magics.arguments import argument, magic_arguments, parse_line
 from workbench.magics.parsing import fail
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
     from workbench.widgets.browser import ToolBrowser
 
 
 @magic_arguments(name="mcp browse")
 @argument("words", nargs="*", metavar="WORDS", help="Start with this search typed in.")
 @argument("--server", default="", metavar="NAME", help="Start with one server's tools only.")
-def browse(state: MagicState, line: str) -> ToolBrowser:
+def browse(state: KernelState, line: str) -> ToolBrowser:
     """Open a widget to search, open and call every connected tool, with forms from each
     tool's schema and a History tab; it follows new connections and %%tool cells live.
     Re-running the cell replaces the browser it made before."""
@@ -24,7 +24,4 @@ def browse(state: MagicState, line: str) -> ToolBrowser:
     if args.server and args.server not in servers:
         known = ", ".join(servers) or "none yet"
         raise fail(f"%mcp browse: no server named {args.server!r} (connected: {known}).")
-    from workbench.widgets.browser import ToolBrowser
-
-    browser = ToolBrowser(state.workbench, query=" ".join(args.words), server=args.server)
-    return state.adopt_browser(browser)
+    return state.browse(" ".join(args.words), server=args.server)

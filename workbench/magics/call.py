@@ -10,7 +10,7 @@ from workbench.magics.arguments import argument, magic_arguments, parse, seconds
 from workbench.magics.parsing import Token, fail, json_or_text, one_line, split_pair, tokenize
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
     from workbench.registry import ToolEntry
     from workbench.tools.schema import Observation
 
@@ -27,7 +27,7 @@ _JSON_WORD = "\x00json:{}"
     help="Arguments: values are JSON where they parse, text otherwise; or one JSON object.",
 )
 @argument("--timeout", type=seconds, metavar="SECONDS", help="Give up after this long.")
-def call(state: MagicState, line: str) -> Observation:
+def call(state: KernelState, line: str) -> Observation:
     """Call a tool and return its Observation (so `obs = %mcp call ...` and `_` work).
 
     `%mcp call demo.add a=2 b=3`, `%mcp call text_stats text="to be or not"`,
@@ -44,7 +44,7 @@ def call(state: MagicState, line: str) -> Observation:
     return _run(state, entry, arguments, args.timeout)
 
 
-def _resolve(state: MagicState, ref: str) -> ToolEntry:
+def _resolve(state: KernelState, ref: str) -> ToolEntry:
     """The tool, or a one-line error with close ids: a typo is a usage error."""
     from workbench.errors import AmbiguousToolError, ToolNotFoundError
 
@@ -100,7 +100,7 @@ def _types(schema: Any) -> set[str]:
 
 
 def _run(
-    state: MagicState, entry: ToolEntry, arguments: dict[str, Any], timeout: float | None
+    state: KernelState, entry: ToolEntry, arguments: dict[str, Any], timeout: float | None
 ) -> Observation:
     """The call, with its progress and this server's log lines shown live in the cell."""
     from workbench.display import CallProgress

@@ -28,9 +28,9 @@ from workbench.magics import (
 from workbench.magics.parsing import fail, one_line, usage_errors
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
 
-Run = Callable[["MagicState", str], Any]
+Run = Callable[["KernelState", str], Any]
 
 INTRO = """\
 Connect MCP servers, find their tools and call them. Subcommands (%mcp help NAME for more):
@@ -109,7 +109,7 @@ def overview() -> str:
     return "".join(parts)
 
 
-def dispatch(state: MagicState, line: str) -> Any:
+def dispatch(state: KernelState, line: str) -> Any:
     """Run ``%mcp LINE``: route the first word, hand the rest to its subcommand."""
     words = line.split(maxsplit=1)
     if not words:

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.completer import CompletionContext, SimpleCompletion, context_matcher
 
 from workbench.magics.commands import COMMANDS
-from workbench.magics.disconnect import LOCAL
+from workbench.names import DEMO_SERVER, LOCAL_SERVER
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
     from workbench.session import Workbench
 
 LINE = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?%mcp\s")
@@ -29,7 +29,7 @@ Matcher = Callable[[CompletionContext], dict[str, Any]]
 """IPython's matcher API v2; the result is a ``SimpleMatcherResult`` dictionary."""
 
 
-def make_matcher(state: MagicState) -> Matcher:
+def make_matcher(state: KernelState) -> Matcher:
     """A matcher (IPython's API v2) for ``%mcp`` lines, reading this state's Workbench."""
 
     def match_mcp(context: CompletionContext) -> dict[str, Any]:
@@ -67,11 +67,11 @@ def candidates(workbench: Workbench | None, words: list[str]) -> Iterable[str]:
     if name == "help":
         return [] if rest else COMMANDS
     if name == "connect":
-        return [*options, "demo"] if not rest else options
+        return [*options, DEMO_SERVER] if not rest else options
     if name in SERVER_ARGUMENT:
         servers = _servers(workbench)
         if name == "disconnect":  # it refuses the notebook server
-            servers = [server for server in servers if server != LOCAL]
+            servers = [server for server in servers if server != LOCAL_SERVER]
         tools = _tool_ids(workbench) if name == "tools" else []
         return [*options, *servers, *tools]
     if name == "call":

@@ -13,7 +13,7 @@ from workbench.magics.views import show, tool_table
 if TYPE_CHECKING:
     from argparse import Namespace
 
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
     from workbench.session import Workbench
 
 USAGE = """\
@@ -60,7 +60,7 @@ class Target:
 @argument(
     "--connect-timeout", type=seconds, metavar="SECONDS", help="How long starting may take (30 s)."
 )
-def connect(state: MagicState, line: str) -> None:
+def connect(state: KernelState, line: str) -> None:
     """Connect an MCP server by name and show its tools.
 
     `demo` is the embedded demo server (offline). After `--` comes the command of a stdio
@@ -143,7 +143,7 @@ def _header(text: str) -> tuple[str, str]:
     return _pair(text, "--header")
 
 
-def _connect_config(state: MagicState, args: Namespace, command: list[str]) -> None:
+def _connect_config(state: KernelState, args: Namespace, command: list[str]) -> None:
     given = {"--header": args.header, "--token": args.token, "--env": args.env,
              "--cwd": args.cwd, "--timeout": args.timeout,
              "--connect-timeout": args.connect_timeout, "--": command}  # fmt: skip

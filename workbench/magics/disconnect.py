@@ -6,18 +6,16 @@ from typing import TYPE_CHECKING
 
 from workbench.magics.arguments import argument, magic_arguments, parse_line
 from workbench.magics.parsing import fail, one_line, usage_errors
+from workbench.names import LOCAL_SERVER
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
-
-LOCAL = "notebook"
-"""The in-kernel server of ``%%tool`` cells: its tools go with their cells, not with this."""
+    from workbench.kernel import KernelState
 
 
 @magic_arguments(name="mcp disconnect")
 @argument("names", nargs="*", metavar="NAME", help="The servers to disconnect.")
 @argument("--all", action="store_true", help="Disconnect every server (except 'notebook').")
-def disconnect(state: MagicState, line: str) -> None:
+def disconnect(state: KernelState, line: str) -> None:
     """Disconnect servers: stop their processes and remove their tools from the registry."""
     args = parse_line(disconnect, line)
     if bool(args.names) == args.all:
@@ -25,22 +23,16 @@ def disconnect(state: MagicState, line: str) -> None:
     workbench = state.existing
     connected = [info.name for info in workbench.servers()] if workbench else []
     if args.all:
-        names = [name for name in connected if name != LOCAL]
+        names = [name for name in connected if name != LOCAL_SERVER]
     else:
         names = list(dict.fromkeys(args.names))
         unknown = [name for name in names if name not in connected]
         if unknown:
-            known = ", ".join(name for name in connected if name != LOCAL) or "none"
+            known = ", ".join(name for name in connected if name != LOCAL_SERVER) or "none"
             raise fail(f"No server named {one_line(unknown[0])!r} (connected: {known}).")
-        if LOCAL in names:
-            raise fail(
-                "The 'notebook' server holds this kernel's own tools: re-run their %%tool "
-                "cell without them, or call workbench.current().remove_tool(NAME)."
-            )
     if workbench is None or not names:
         print("No servers to disconnect.")
         return
     with usage_errors():
-        for name in names:
-            workbench.disconnect(name)
+        workbench.disconnect(*names)
     print(f"Disconnected {', '.join(names)}.")

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 from workbench.magics.arguments import argument, magic_arguments, parse_line
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
 
 
 @magic_arguments(name="mcp help")
 @argument("subcommand", nargs="?", metavar="SUBCOMMAND", help="The subcommand to explain.")
-def help(state: MagicState, line: str) -> None:
+def help(state: KernelState, line: str) -> None:
     """Show how to use a subcommand (or list them all)."""
     args = parse_line(help, line)
     from workbench.magics.commands import command, overview

@@ -9,13 +9,13 @@ from workbench.magics.parsing import fail
 from workbench.magics.views import show
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
 
 
 @magic_arguments(name="mcp history")
 @argument("--last", type=count, metavar="N", help="Only the last N calls.")
 @argument("--export", metavar="FILE.json", help="Write every call, with its result, to a file.")
-def history(state: MagicState, line: str) -> None:
+def history(state: KernelState, line: str) -> None:
     """Show past calls (tool, status, duration, start), oldest first, or export them all."""
     args = parse_line(history, line)
     calls = state.workbench.history

@@ -9,12 +9,12 @@ from workbench.magics.parsing import usage_errors
 from workbench.magics.views import show, tool_table
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
 
 
 @magic_arguments(name="mcp reconnect")
 @argument("name", metavar="NAME", help="The server to reconnect.")
-def reconnect(state: MagicState, line: str) -> None:
+def reconnect(state: KernelState, line: str) -> None:
     """Reconnect a server (a restarted process, a refreshed token) and show its tools."""
     args = parse_line(reconnect, line)
     with usage_errors():

@@ -9,7 +9,7 @@ from workbench.magics.parsing import usage_errors
 from workbench.magics.views import show
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
 
 LIMIT = 15
 
@@ -18,7 +18,7 @@ LIMIT = 15
 @argument("words", nargs="+", metavar="WORDS", help="What the tool should do, in a few words.")
 @argument("--server", metavar="NAME", help="Search one server's tools only.")
 @argument("--limit", type=count, default=LIMIT, metavar="N", help=f"At most N hits ({LIMIT}).")
-def search(state: MagicState, line: str) -> None:
+def search(state: KernelState, line: str) -> None:
     """Search tool names, titles and descriptions of every server at once; best first."""
     args = parse_line(search, line)
     from workbench.display import SearchTable

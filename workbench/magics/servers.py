@@ -9,11 +9,11 @@ from workbench.magics.parsing import usage_errors
 from workbench.magics.views import show
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
 
 
 @magic_arguments(name="mcp servers")
-def servers(state: MagicState, line: str) -> None:
+def servers(state: KernelState, line: str) -> None:
     """Show every connection: name, transport, target, status, tool count and last error."""
     parse_line(servers, line)
     from workbench.display import ServerTable

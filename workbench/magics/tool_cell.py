@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING, Any
 from workbench.magics.arguments import argument, magic_arguments, parse_line
 from workbench.magics.parsing import fail, one_line, usage_errors
 from workbench.magics.views import show
+from workbench.names import LOCAL_SERVER
 
 if TYPE_CHECKING:
     from argparse import Namespace
 
     from IPython.core.interactiveshell import InteractiveShell
 
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
     from workbench.tools.definition import ToolDefinition
 
 HINTS = {
@@ -46,7 +47,7 @@ HINTS = {
 @argument("--idempotent", action="store_true", help="Repeating a call changes nothing more.")
 @argument("--open-world", action="store_true", help="It reaches outside systems.")
 @argument("--tags", action="append", default=[], metavar="TAG[,TAG...]", help="Tags.")
-def tool_cell(state: MagicState, shell: InteractiveShell, line: str, cell: str) -> None:
+def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str) -> None:
     """Run the cell; serve each public top-level function it defines as a tool on the
     'notebook' server and show its card. The options apply to a cell with one function.
 
@@ -70,15 +71,11 @@ def tool_cell(state: MagicState, shell: InteractiveShell, line: str, cell: str) 
         raise fail(f"%%tool: the cell raised {kind}; no tools were registered from it.")
     definitions = _definitions(shell.user_ns, names, options)
     owner = _owner(state, cell_id, [definition.name for definition in definitions])
-    before = {name for name, held_by in state.tool_owners.items() if held_by == owner}
     with usage_errors():
-        entries = state.workbench.set_owned_tools(owner, definitions)
-    for name in before:
-        state.tool_owners.pop(name, None)
-    state.tool_owners.update({entry.name: owner for entry in entries})
-    removed = sorted(before - {entry.name for entry in entries})
-    if removed:
-        print(f"Removed {', '.join(f'notebook.{name}' for name in removed)}.")
+        change = state.workbench.set_owned_tools(owner, definitions)
+    entries = change.entries
+    if change.removed:
+        print(f"Removed {', '.join(f'{LOCAL_SERVER}.{name}' for name in change.removed)}.")
     if not entries:
         print("This cell defines no public function, so it serves no tools.")
     from workbench.display import ToolCard
@@ -148,13 +145,14 @@ def _definitions(
     return definitions
 
 
-def _owner(state: MagicState, cell_id: str | None, names: Sequence[str]) -> str:
+def _owner(state: KernelState, cell_id: str | None, names: Sequence[str]) -> str:
     """Which cell this is: its front-end id, else the owner of a name it defines again,
     else a new owner named after its first tool."""
     if cell_id:
         return f"cell:{cell_id}"
+    workbench = state.existing
     for name in names:
-        owner = state.tool_owners.get(name)
+        owner = workbench.tool_owner(name) if workbench is not None else None
         if owner is not None:
             return owner
     return f"function:{names[0]}" if names else "function:"

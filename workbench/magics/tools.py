@@ -9,12 +9,12 @@ from workbench.magics.parsing import fail, one_line, usage_errors
 from workbench.magics.views import show, tool_table
 
 if TYPE_CHECKING:
-    from workbench.magics.state import MagicState
+    from workbench.kernel import KernelState
 
 
 @magic_arguments(name="mcp tools")
 @argument("ref", nargs="?", metavar="SERVER | TOOL", help="A server, or a tool id for its card.")
-def tools(state: MagicState, line: str) -> None:
+def tools(state: KernelState, line: str) -> None:
     """List tools: every tool, one server's tools, or one tool's card with its parameters."""
     args = parse_line(tools, line)
     with usage_errors():

@@ -1,4 +1,4 @@
-"""The IPython Magics class: ``%mcp`` and ``%%tool`` bound to one MagicState.
+"""The IPython Magics class: ``%mcp`` and ``%%tool`` bound to the kernel's state.
 
 Thin on purpose: ``%mcp`` hands its line to the router, ``%%tool`` to its module; every
 capability they reach is a Workbench method.
@@ -11,18 +11,18 @@ from typing import Any
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_var_expand
 
+from workbench.kernel import KernelState
 from workbench.magics import commands, tool_cell
 from workbench.magics.completion import make_matcher
-from workbench.magics.state import MagicState
 
 
 @magics_class
 class WorkbenchMagics(Magics):
     """``%mcp SUBCOMMAND ...`` and ``%%tool``, sharing the kernel's Workbench."""
 
-    def __init__(self, shell: InteractiveShell) -> None:
+    def __init__(self, shell: InteractiveShell, state: KernelState) -> None:
         super().__init__(shell)
-        self.state = MagicState()
+        self.state = state
         self.matcher = make_matcher(self.state)
 
     # JSON arguments are full of braces, which IPython would try to evaluate as {expressions}.
