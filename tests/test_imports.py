@@ -1,20 +1,14 @@
 """``import workbench`` must stay cheap: %load_ext runs it in every kernel."""
 
-import json
-import subprocess
-import sys
-
 import pytest
+from processes import modules_after
 
 HEAVY = ("fastmcp", "mcp", "ipywidgets", "IPython", "jsonschema_rs")
 
 
 def _loaded_after(code: str) -> set[str]:
-    script = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout
-    return {name.split(".")[0] for name in json.loads(out)}
+    """The top-level packages loaded after ``code`` in a fresh interpreter."""
+    return {name.split(".")[0] for name in modules_after(code)}
 
 
 def test_import_workbench_loads_nothing_heavy() -> None:
@@ -35,7 +29,7 @@ def test_tool_model_and_registry_load_no_mcp_ipython_or_widgets() -> None:
 def test_the_browser_widgets_are_views_that_load_no_mcp_client() -> None:
     loaded = _loaded_after(
         "from workbench.widgets.browser import ToolBrowser\n"
-        "from workbench.widgets.form_view import FormView\n"
+        "from workbench.widgets.form import FormView\n"
         "FormView({'type': 'object', 'properties': {'a': {'type': 'integer'}}})"
     )
     assert {"ipywidgets", "anywidget"} <= loaded

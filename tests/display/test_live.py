@@ -6,12 +6,12 @@ tests; here the handle is a recorder, so these run in milliseconds.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from processes import run_python
 
 from workbench.display import CallProgress, ProgressView
 
@@ -192,9 +192,7 @@ def test_without_a_kernel_it_does_nothing() -> None:
         "p.finish()\n"
         "print('live' if p.live else 'quiet')\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    )
+    result = run_python(script)
     assert result.stdout == "quiet\n" and result.stderr == ""
 
 
@@ -208,10 +206,7 @@ def test_without_ipython_it_does_nothing() -> None:
         "p.finish()\n"
         "print(p.live)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    )
-    assert result.stdout == "False\n"
+    assert run_python(script).stdout == "False\n"
 
 
 def test_a_failing_display_goes_quiet_instead_of_breaking_the_call() -> None:

@@ -9,8 +9,6 @@ import json
 import os
 import selectors
 import signal
-import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -19,6 +17,7 @@ from types import FrameType
 from typing import Any
 
 import pytest
+from processes import run_python
 
 from workbench.errors import BridgeError, WorkbenchError
 from workbench.mcp.bridge import Bridge, loop_patched_by_nest_asyncio
@@ -240,10 +239,7 @@ EXIT_SCRIPT = textwrap.dedent(
 
 
 def test_at_exit_owners_cleanup_runs_before_the_bridge_closes() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", EXIT_SCRIPT], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_python(EXIT_SCRIPT, timeout=60)
     assert proc.stdout.splitlines() == [
         "exiting",
         "owner cleanup ran: 3",
@@ -602,14 +598,7 @@ NEST_SCRIPT = textwrap.dedent(
 
 @pytest.mark.parametrize("patch", ["nest_asyncio", "nest_asyncio2"])
 def test_under_nest_asyncio(patch: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", NEST_SCRIPT, patch],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_python(NEST_SCRIPT, patch)
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     results, facts = report["results"], report["facts"]
     assert results == {

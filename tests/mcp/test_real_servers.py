@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from processes import children
 
 from workbench.mcp.connection import LOG_LEVELS, Connection, LogRecord
 from workbench.session import Workbench
@@ -29,24 +30,6 @@ EVERYTHING = "everything"
 
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def children(matching: str) -> list[int]:
-    """Live (not zombie) child processes of this process whose command line contains
-    ``matching``; read from /proc (psutil is no dependency)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            argv = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:  # it exited while we looked
-            continue
-        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
-        if int(ppid) == os.getpid() and state not in "ZX" and matching in argv:
-            found.append(int(entry.name))
-    return found
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str | None = None) -> bool:
@@ -63,9 +46,9 @@ def wait_until(condition: Callable[[], bool], timeout: float, what: str | None =
 
 def connect_new_process(wb: Workbench, name: str, command: list[str], matching: str) -> int:
     """Connect a stdio server and return the pid of the child process that appeared."""
-    before = set(children(matching))
+    before = children(matching)
     wb.connect(name, command=command[0], args=command[1:])
-    (pid,) = set(children(matching)) - before
+    (pid,) = children(matching) - before
     return pid
 
 
@@ -351,7 +334,7 @@ def test_killed_server_gives_a_connection_error_then_reconnects_on_the_next_call
     workbench: Workbench, everything_stdio: list[str], everything_js: Path
 ) -> None:
     script = str(everything_js)
-    others = set(children(script))  # e.g. the module's shared connection
+    others = children(script)  # e.g. the module's shared connection
     pid = connect_new_process(workbench, EVERYTHING, everything_stdio, script)
     assert workbench.call("everything.echo", {"message": "alive"}).text == "Echo: alive"
     kill(pid, script)
@@ -373,14 +356,14 @@ def test_killed_server_gives_a_connection_error_then_reconnects_on_the_next_call
     assert not back.is_error, back.error_message
     assert back.text == "Echo: back"
     assert server_info(workbench, EVERYTHING).status == "connected"
-    (restarted,) = set(children(script)) - others
+    (restarted,) = children(script) - others
     assert restarted != pid
 
     workbench.disconnect(EVERYTHING)
 
     assert EVERYTHING not in {info.name for info in workbench.servers()}
     assert EVERYTHING not in workbench.registry.servers()
-    wait_until(lambda: set(children(script)) == others, 5, "the server process stopped")
+    wait_until(lambda: children(script) == others, 5, "the server process stopped")
     gone = workbench.call("everything.echo", {"message": "still there?"})
     assert gone.error_kind is ErrorKind.NOT_FOUND
 
@@ -389,7 +372,7 @@ def test_reconnect_after_a_kill_starts_a_new_process(
     workbench: Workbench, everything_stdio: list[str], everything_js: Path
 ) -> None:
     script = str(everything_js)
-    others = set(children(script))
+    others = children(script)
     pid = connect_new_process(workbench, EVERYTHING, everything_stdio, script)
     kill(pid, script)
 
@@ -397,7 +380,7 @@ def test_reconnect_after_a_kill_starts_a_new_process(
 
     assert (info.status, info.last_error) == ("connected", None)
     assert info.tool_count >= 13
-    (restarted,) = set(children(script)) - others
+    (restarted,) = children(script) - others
     assert restarted != pid
     assert workbench.call("everything.echo", {"message": "again"}).text == "Echo: again"
 
@@ -419,7 +402,7 @@ def test_killed_time_server_reconnects_on_the_next_call(
 
 def test_close_stops_every_server_process(everything_stdio: list[str], everything_js: Path) -> None:
     script = str(everything_js)
-    others = set(children(script))
+    others = children(script)
     wb = Workbench()
     try:
         started = {
@@ -429,4 +412,4 @@ def test_close_stops_every_server_process(everything_stdio: list[str], everythin
     finally:
         wb.close()
 
-    assert set(children(script)) == others
+    assert children(script) == others

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import socket
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from processes import modules_after
 
 from workbench import Registry
 from workbench.errors import WorkbenchError
@@ -267,12 +266,7 @@ def test_default_registry_loads_no_model() -> None:
         "r = Registry()\n"
         "r.add_tools('s', [{'name': 'get_forecast', 'description': 'Weather forecast.'}])\n"
         "r.search('rain tomorrow')\n"
-        "import sys, json\n"
-        "print(json.dumps(sorted(sys.modules)))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    loaded = set(json.loads(out))
+    loaded = modules_after(code)
     assert "numpy" in loaded  # the check can see imports
     assert not loaded & {"wordllama", "tokenizers", "safetensors", "workbench.registry.semantic"}

@@ -1,0 +1,70 @@
+"""Test helpers for processes: this process's children, and Python run in a fresh interpreter.
+
+A fresh interpreter is how tests see what an import loads (``sys.modules`` starts empty) or
+how code behaves at exit and without a kernel. ``children`` reads /proc (psutil is no
+dependency); it uses nothing but ``os``, so code run elsewhere (a kernel, a script) can
+define it from ``inspect.getsource(children)`` and stay the same copy.
+
+Tests import this module by name (``from processes import children``): pytest puts
+``tests/`` on ``sys.path`` for ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+
+def children(matching: str | None = None) -> set[int]:
+    """Live child processes (not zombies) of this process, whose command line contains
+    ``matching`` if given."""
+    me = os.getpid()
+    found: set[int] = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                state, parent = stat.read().rsplit(")", 1)[1].split()[:2]
+            with open(f"/proc/{name}/cmdline", "rb") as cmdline:
+                argv = cmdline.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # it exited while we looked
+            continue
+        if int(parent) == me and state not in "ZX" and (matching is None or matching in argv):
+            found.add(int(name))
+    return found
+
+
+def run_python(
+    code: str, *argv: str, check: bool = True, timeout: float = 120, **options: Any
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -c code *argv`` in this interpreter's environment, capturing text.
+
+    With ``check`` a non-zero exit fails the test showing the child's stderr, which
+    ``CalledProcessError`` would hide. ``options`` go to ``subprocess.run`` (``env``, ...).
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        **options,
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(
+            f"python -c exited with {done.returncode}.\n--- code ---\n{code}\n"
+            f"--- stderr ---\n{done.stderr}"
+        )
+    return done
+
+
+def modules_after(code: str) -> set[str]:
+    """Every module name in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = run_python(script).stdout
+    names: list[str] = json.loads(out.strip().splitlines()[-1])
+    return set(names)
