@@ -336,15 +336,46 @@ def test_fastmcp_tags_reach_the_registry(demo: Workbench) -> None:
     assert demo.registry.get("demo.add").tags
 
 
-def test_notebook_tools_survive_disconnecting_the_notebook_server(wb: Workbench) -> None:
+def test_the_notebook_server_is_never_disconnected(wb: Workbench) -> None:
     def one() -> str:
         return "1"
 
     wb.add_tools(one)
-    wb.disconnect("notebook")
-    assert "notebook.one" not in wb.registry
-    wb.add_tools(one)
+    wb.connect("demo")
+    with pytest.raises(WorkbenchError, match="remove_tool"):
+        wb.disconnect("demo", "notebook")
     assert wb.call("notebook.one").text == "1"
+    assert "demo" in [info.name for info in wb.servers()]  # checked before anything closed
+    with pytest.raises(UnknownServerError):
+        wb.disconnect("demo", "nosuch")
+    assert "demo" in [info.name for info in wb.servers()]
+
+
+def test_set_owned_tools_says_what_it_removed_and_who_owns_what(wb: Workbench) -> None:
+    def one() -> str:
+        return "1"
+
+    def two() -> str:
+        return "2"
+
+    first = wb.set_owned_tools("cell-a", [tool(one), tool(two)])
+    assert [entry.id for entry in first.entries] == ["notebook.one", "notebook.two"]
+    assert first.removed == []
+    again = wb.set_owned_tools("cell-a", [tool(two)])
+    assert [entry.id for entry in again.entries] == ["notebook.two"] and again.removed == ["one"]
+    assert wb.tool_owner("two") == "cell-a" and wb.tool_owner("one") is None
+
+
+def test_a_tool_put_straight_on_the_registry_is_not_called_around_the_servers(
+    wb: Workbench,
+) -> None:
+    def shout(text: str) -> str:
+        return text.upper()
+
+    wb.registry.register(tool(shout))
+    observation = wb.call("notebook.shout", {"text": "hi"})
+    assert observation.error_kind is ErrorKind.CONNECTION
+    assert "add_tools" in observation.text
 
 
 def test_tools_list_changed_notification_refreshes_the_registry(wb: Workbench) -> None:
