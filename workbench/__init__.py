@@ -89,10 +89,16 @@ def browse(query: str = "", *, server: str = "", workbench: Workbench | None = N
     return open_browser(query, server=server, workbench=workbench)
 
 
+_VIEWED = {"Action", "Observation"}
+"""Names whose values people display: reaching them installs the views (workbench.display)."""
+
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+    if name in _VIEWED:
+        importlib.import_module("workbench.display")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import workbench.display  # noqa: F401  (installs how Actions and Observations show)
 from workbench.config import read_config, spec_from_entry
 from workbench.errors import (
     AmbiguousToolError,

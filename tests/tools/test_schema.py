@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+
+from processes import modules_after, run_python
 from rich.console import Console
 
 from workbench.tools import (
@@ -14,13 +17,6 @@ from workbench.tools import (
     TextContent,
 )
 from workbench.tools.schema import is_structured_twin
-
-
-def render(renderable: object) -> str:
-    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
-    console.print(renderable)
-    return console.export_text()
-
 
 MCP_RESULT = {
     "content": [
@@ -86,32 +82,39 @@ def test_from_text_accepts_other_fields() -> None:
     assert observation.text == "hi" and observation.structured_content == {"x": 1}
 
 
-def test_observation_visualize_shows_error_kind_content_and_duration() -> None:
-    text = render(Observation.error(ErrorKind.NOT_FOUND, "no tool named x", duration=0.0123))
-    assert "Error (not_found)" in text and "no tool named x" in text and "12.3 ms" in text
-
-
-def test_observation_visualize_does_not_repeat_the_structured_twin() -> None:
-    observation = Observation.from_text('{"a": 1}', structured_content={"a": 1})
-    assert render(observation).count("'a'") + render(observation).count('"a"') == 1
-
-
-def test_observation_visualize_names_non_text_blocks() -> None:
-    text = render(Observation.model_validate(MCP_RESULT))
-    assert "[image: image/png]" in text
-    assert "[resource link: file:///a.txt]" in text
-    assert "[resource: mem://x]" in text
-
-
-def test_action_arguments_and_visualize() -> None:
+def test_action_arguments() -> None:
     class Greet(Action):
         name: str
         times: int = 1
 
-    action = Greet(name="Ada")
-    assert action.to_arguments() == {"name": "Ada", "times": 1}
-    text = render(action)
-    assert "name" in text and "'Ada'" in text and "times" in text
+    assert Greet(name="Ada").to_arguments() == {"name": "Ada", "times": 1}
+
+
+def test_the_model_room_imports_no_view_and_shows_a_repr_until_one_is_installed() -> None:
+    code = (
+        "from workbench.tools.schema import ErrorKind, Observation\n"
+        "obs = Observation.error(ErrorKind.NOT_FOUND, 'no tool named x', duration=0.0123)\n"
+        "print(obs._repr_mimebundle_()['text/plain'][:12])\n"
+    )
+    modules = modules_after(code)
+    assert "rich" not in modules and "workbench.display" not in modules
+    assert run_python(code).stdout.strip() == "Observation("
+
+
+def test_a_terminal_and_a_notebook_show_the_same_header_error_and_duration() -> None:
+    import workbench.display  # installs the views
+
+    observation = Observation.error(
+        ErrorKind.NOT_FOUND, "no tool named x", duration=0.0123, tool_id="demo.x"
+    )
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(observation)  # what rich.print(observation) shows in a terminal
+    terminal = console.file.getvalue()  # type: ignore[attr-defined]
+    bundle = observation._repr_mimebundle_()
+    html = bundle["text/html"]
+    for piece in ("demo.x", "Error · not_found", "no tool named x", "12.3 ms"):
+        assert piece in terminal and piece in html and piece in bundle["text/plain"]
+    assert bundle[workbench.display.OBSERVATION_MIME]["errorKind"] == "not_found"
 
 
 def test_blocks_dump_in_mcp_spelling() -> None:

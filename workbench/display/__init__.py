@@ -3,6 +3,10 @@
 Pure presentation: no MCP, no event loop, no widgets. Every view renders as ``text/plain``
 (rich), ``text/html`` (themed for JupyterLab light and dark) and, for Actions and
 Observations, a JSON document under ``OBSERVATION_MIME``.
+
+Importing this package installs the views of the models (``tools.viewing``): from then on
+``rich.print(observation)`` in a terminal and an Observation in a notebook show the same
+header, error line and duration, because both are ``ObservationView``.
 """
 
 from workbench.display.action import ActionView
@@ -12,6 +16,13 @@ from workbench.display.observation import ObservationView
 from workbench.display.params import Parameter, parameters
 from workbench.display.tables import HistoryTable, SearchTable, ServerTable, ToolTable
 from workbench.display.tool_card import ToolCard
+from workbench.tools.schema import Action, Observation
+from workbench.tools.viewing import install_view
+
+install_view(
+    Observation, lambda observation: ObservationView(observation, tool_id=observation.tool_id)
+)
+install_view(Action, lambda action: ActionView(type(action).__name__, action))
 
 __all__ = [
     "OBSERVATION_MIME",

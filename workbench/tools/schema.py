@@ -2,6 +2,7 @@
 
 Content blocks mirror MCP's wire format (camelCase aliases, a ``type`` discriminator) so a
 result from any server validates straight into an Observation, without importing the MCP SDK.
+How they look is the display room's business (``workbench.display``; see ``viewing.py``).
 """
 
 from __future__ import annotations
@@ -11,10 +12,8 @@ from enum import Enum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from rich.console import Group, RenderableType
-from rich.pretty import Pretty
-from rich.table import Table
-from rich.text import Text
+
+from workbench.tools.viewing import Viewed
 
 
 class _Block(BaseModel):
@@ -116,7 +115,7 @@ class ErrorKind(str, Enum):
     INTERNAL = "internal"
 
 
-class Action(BaseModel):
+class Action(Viewed, BaseModel):
     """The validated input of one tool call. Subclasses declare the tool's parameters."""
 
     model_config = ConfigDict(extra="forbid")
@@ -125,26 +124,8 @@ class Action(BaseModel):
         """The arguments as JSON-ready data, as they travel to a server."""
         return self.model_dump(mode="json", by_alias=True, exclude_unset=False)
 
-    def visualize(self) -> RenderableType:
-        """A two-column table of argument names and values."""
-        table = Table(show_header=False, box=None, padding=(0, 1))
-        table.add_column(style="bold cyan", no_wrap=True)
-        table.add_column()
-        for key, value in self.to_arguments().items():
-            table.add_row(key, Pretty(value))
-        return table
 
-    def __rich__(self) -> RenderableType:
-        return self.visualize()
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        """Jupyter display (the view lives in workbench.display, imported on first use)."""
-        from workbench.display import ActionView
-
-        return ActionView(type(self).__name__, self)._repr_mimebundle_(include, exclude)
-
-
-class Observation(BaseModel):
+class Observation(Viewed, BaseModel):
     """The result of one tool call: content blocks, structured content, or an error."""
 
     model_config = ConfigDict(populate_by_name=True)
@@ -198,35 +179,3 @@ class Observation(BaseModel):
         ):
             blocks.append({"type": "text", "text": json.dumps(self.structured_content)})
         return blocks
-
-    def visualize(self) -> RenderableType:
-        """Text, structured content and a status line, for terminals and notebooks."""
-        parts: list[RenderableType] = []
-        if self.is_error:
-            kind = self.error_kind.value if self.error_kind else "error"
-            parts.append(Text(f"Error ({kind})", style="bold red"))
-        for block in self.content:
-            if isinstance(block, TextContent):
-                if not is_structured_twin(block.text, self.structured_content):
-                    parts.append(Text(block.text, style="red" if self.is_error else ""))
-            elif isinstance(block, ImageContent | AudioContent):
-                parts.append(Text(f"[{block.type}: {block.mime_type}]", style="magenta"))
-            elif isinstance(block, ResourceLink):
-                parts.append(Text(f"[resource link: {block.uri}]", style="magenta"))
-            else:
-                parts.append(Text(f"[resource: {block.resource.uri}]", style="magenta"))
-        if self.structured_content is not None:
-            parts.append(Pretty(self.structured_content))
-        if self.duration is not None:
-            parts.append(Text(f"{self.duration * 1000:.1f} ms", style="dim"))
-        return Group(*parts)
-
-    def __rich__(self) -> RenderableType:
-        return self.visualize()
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        """Jupyter display (the view lives in workbench.display, imported on first use)."""
-        from workbench.display import ObservationView
-
-        view = ObservationView(self, tool_id=self.tool_id)
-        return view._repr_mimebundle_(include, exclude)
