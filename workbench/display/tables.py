@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -21,11 +21,28 @@ from workbench.display.style import RICH_STYLE, Tone, badge_tone, status_tone
 
 if TYPE_CHECKING:
     from workbench.history import ToolCall
-    from workbench.mcp.manager import ServerInfo
     from workbench.registry.entry import ToolEntry
     from workbench.registry.search import SearchResults
 
 DESCRIPTION_WIDTH = 80
+
+
+class ServerRow(Protocol):
+    """What a server table shows of a connection (``ServerInfo`` has it): the display room
+    knows no MCP, only the shape of a row."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def transport(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def tool_count(self) -> int: ...
+    @property
+    def last_error(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -110,7 +127,7 @@ class ServerTable(TableView):
     kind = "server-table"
     headers = ("name", "transport", "target", "status", "tools", "last error")
 
-    def __init__(self, infos: Iterable[ServerInfo]) -> None:
+    def __init__(self, infos: Iterable[ServerRow]) -> None:
         listed = list(infos)
         rows = [
             (

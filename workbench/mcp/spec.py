@@ -119,7 +119,8 @@ def _not_for(kind: str, **given: object) -> None:
             raise ServerSpecError(f"The {option} option does not apply to {kind}.")
 
 
-def _seconds(option: str, value: float | None, default: float) -> float:
+def _seconds(option: str, value: object, default: float) -> float:
+    """Seconds above 0 (callers may pass anything: a bool or NaN is refused, not used)."""
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:

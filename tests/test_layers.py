@@ -1,0 +1,276 @@
+"""The rooms of the house and who may import whom, checked by reading every module's source.
+
+ARCHITECTURE.md states the rules; this test keeps them. Every import counts: top-level,
+inside functions (lazy) and under ``if TYPE_CHECKING:``, because a lazy import is still an
+arrow in the design. A failure names the module, the line and the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
+
+# Which rooms of the package each room may import (besides itself). A room is a top-level
+# module or package of ``workbench``: ``workbench.registry``, ``workbench.session``...
+MAY_IMPORT: dict[str, set[str]] = {
+    "workbench.__about__": set(),
+    "workbench.errors": set(),
+    "workbench.names": {"workbench.errors"},
+    "workbench.listeners": {"workbench.errors"},
+    "workbench.tools": {"workbench.errors"},
+    "workbench.registry": {
+        "workbench.errors",
+        "workbench.names",
+        "workbench.listeners",
+        "workbench.tools",
+    },
+    "workbench.history": {"workbench.errors", "workbench.listeners", "workbench.tools"},
+    "workbench.display": {
+        "workbench.errors",
+        "workbench.names",
+        "workbench.tools",
+        "workbench.registry",
+        "workbench.history",
+    },
+    "workbench.mcp": {
+        "workbench.__about__",
+        "workbench.errors",
+        "workbench.names",
+        "workbench.listeners",
+        "workbench.tools",
+        "workbench.registry",
+    },
+    "workbench.config": {"workbench.errors", "workbench.mcp"},
+    # The one facade. It opens a browser (``Workbench.browse``), hence the widgets.
+    "workbench.session": {
+        "workbench.errors",
+        "workbench.names",
+        "workbench.listeners",
+        "workbench.tools",
+        "workbench.registry",
+        "workbench.history",
+        "workbench.display",
+        "workbench.mcp",
+        "workbench.config",
+        "workbench.widgets",
+    },
+    # Views of a Workbench: they know its type, never MCP, the magics or the kernel.
+    "workbench.widgets": {
+        "workbench.errors",
+        "workbench.tools",
+        "workbench.registry",
+        "workbench.history",
+        "workbench.display",
+        "workbench.session",
+    },
+    "workbench.kernel": {"workbench.errors", "workbench.session", "workbench.widgets"},
+    "workbench.magics": {
+        "workbench.errors",
+        "workbench.names",
+        "workbench.tools",
+        "workbench.registry",
+        "workbench.display",
+        "workbench.config",
+        "workbench.session",
+        "workbench.widgets",
+        "workbench.kernel",
+    },
+    "workbench.extension": {"workbench.kernel", "workbench.magics"},
+}
+TOP = "workbench"
+"""The package's ``__init__`` reaches every public name lazily; it has no rule."""
+
+# Outside packages a room must never import (top-level names).
+MUST_NOT_IMPORT: dict[str, set[str]] = {
+    "workbench.tools": {"IPython", "ipywidgets", "anywidget", "fastmcp", "rich", "asyncio"},
+    "workbench.registry": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
+    "workbench.history": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
+    "workbench.display": {"ipywidgets", "anywidget", "fastmcp", "mcp", "asyncio"},
+    "workbench.widgets": {"fastmcp", "mcp", "asyncio"},
+    "workbench.magics": {"fastmcp", "mcp", "asyncio"},
+    "workbench.kernel": {"fastmcp", "mcp", "asyncio"},
+    "workbench.extension": {"fastmcp", "mcp", "ipywidgets", "pydantic", "rich"},
+}
+# The model room's one way out: a definition becomes an MCP Tool object (lazily).
+ALLOWED_EXCEPTIONS = {("workbench.tools.export", "mcp")}
+
+LOOP_APIS = {
+    "new_event_loop",
+    "get_event_loop",
+    "set_event_loop",
+    "run_until_complete",
+    "run_forever",
+    "call_soon_threadsafe",
+    "run_coroutine_threadsafe",
+    "Thread",
+}
+"""Names that create, run or reach into an event loop (or start a thread to run one)."""
+LOOP_OWNER = "workbench.mcp.bridge"
+
+
+@dataclass(frozen=True)
+class Import:
+    line: int
+    module: str
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else module
+
+
+def imports_of(source: str, module: str, is_package: bool = False) -> list[Import]:
+    """Every import in the source, wherever it is, as absolute module names."""
+    found: list[Import] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.extend(Import(node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".")
+                keep = len(anchor) - node.level + (1 if is_package else 0)
+                base = ".".join([*anchor[:keep], *([base] if base else [])])
+            # ``from workbench import kernel`` imports the module workbench.kernel.
+            found.extend(Import(node.lineno, f"{base}.{alias.name}") for alias in node.names)
+    return found
+
+
+def loop_calls(source: str) -> list[tuple[int, str]]:
+    """Uses of loop APIs (``asyncio.run`` included) as (line, name)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        name = None
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+            if name == "run" and isinstance(node.value, ast.Name) and node.value.id == "asyncio":
+                name = "asyncio.run"
+        elif isinstance(node, ast.Name):
+            name = node.id
+        if name in LOOP_APIS or name == "asyncio.run":
+            found.append((node.lineno, name))
+    return found
+
+
+def violations(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Every rule this module's source breaks, one line each."""
+    room = room_of(module)
+    problems: list[str] = []
+    for found in imports_of(source, module, is_package):
+        target = found.module
+        where = f"{module}:{found.line} imports {target}"
+        if target.startswith(f"{TOP}.") or target == TOP:
+            target_room = room_of(target)
+            if room == TOP or target_room in (room, TOP):
+                continue
+            allowed = MAY_IMPORT.get(room)
+            if allowed is None:
+                problems.append(f"{where}: the room {room} has no rule in MAY_IMPORT")
+            elif target_room not in allowed:
+                problems.append(f"{where}: {room} may not import {target_room}")
+            continue
+        top = target.split(".")[0]
+        if top in MUST_NOT_IMPORT.get(room, set()) and (module, top) not in ALLOWED_EXCEPTIONS:
+            problems.append(f"{where}: {room} must not import {top}")
+    if module != LOOP_OWNER:
+        for line, name in loop_calls(source):
+            problems.append(f"{module}:{line} uses {name}: only {LOOP_OWNER} touches loops")
+    return problems
+
+
+def package_modules() -> list[tuple[str, Path]]:
+    return sorted((module_name(path), path) for path in PACKAGE.rglob("*.py"))
+
+
+def test_every_module_keeps_the_room_rules() -> None:
+    problems = [
+        problem
+        for module, path in package_modules()
+        for problem in violations(module, path.read_text(), path.name == "__init__.py")
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_room_has_a_rule() -> None:
+    rooms = {room_of(module) for module, _ in package_modules()} - {TOP}
+    assert rooms <= set(MAY_IMPORT), sorted(rooms - set(MAY_IMPORT))
+    assert set(MAY_IMPORT) <= rooms, (
+        f"rules for rooms that no longer exist: {set(MAY_IMPORT) - rooms}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "says"),
+    [
+        pytest.param(
+            "workbench.tools.schema",
+            "def show():\n    from workbench.display import ObservationView\n",
+            "workbench.tools may not import workbench.display",
+            id="lazy upward import",
+        ),
+        pytest.param(
+            "workbench.widgets.browser",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from workbench.mcp.connection import LogRecord\n",
+            "workbench.widgets may not import workbench.mcp",
+            id="type-only import",
+        ),
+        pytest.param(
+            "workbench.registry.search",
+            "import rich.console\n",
+            "workbench.registry must not import rich",
+            id="outside package",
+        ),
+        pytest.param(
+            "workbench.widgets.browser",
+            "from workbench import kernel\n",
+            "workbench.widgets may not import workbench.kernel",
+            id="from the package",
+        ),
+        pytest.param(
+            "workbench.session",
+            "import asyncio\nloop = asyncio.new_event_loop()\n",
+            "uses new_event_loop",
+            id="loop API",
+        ),
+        pytest.param(
+            "workbench.mcp.connection",
+            "import threading\nthreading.Thread(target=print).start()\n",
+            "uses Thread",
+            id="a thread outside the bridge",
+        ),
+        pytest.param(
+            "workbench.session",
+            "import asyncio\nasyncio.run(main())\n",
+            "uses asyncio.run",
+            id="asyncio.run",
+        ),
+        pytest.param(
+            "workbench.magics.commands.call",
+            "from ..parsing import fail\nfrom ... import session\n"
+            "from workbench.mcp import bridge\n",
+            "workbench.magics may not import workbench.mcp",
+            id="relative imports resolved",
+        ),
+    ],
+)
+def test_the_checker_catches_each_kind_of_break(module: str, source: str, says: str) -> None:
+    found = violations(module, source)
+    assert any(says in problem for problem in found), found
+    assert len(found) == 1, found
+
+
+def test_the_checker_lets_allowed_imports_through() -> None:
+    assert violations("workbench.tools.export", "def f():\n    import mcp.types\n") == []
+    assert violations("workbench.mcp.bridge", "import asyncio\nasyncio.new_event_loop()\n") == []
+    assert violations("workbench.session", "from workbench.mcp.bridge import Bridge\n") == []
