@@ -16,7 +16,7 @@ from IPython.utils.capture import capture_output
 from magic_output import bundles, shown
 
 from workbench.kernel import KernelState
-from workbench.magics.commands import COMMANDS
+from workbench.magics.router import COMMANDS
 
 Mcp = Callable[[str], Any]
 

@@ -7,8 +7,8 @@ from IPython.core.completer import provisionalcompleter
 from IPython.core.interactiveshell import InteractiveShell
 
 from workbench.kernel import KernelState
-from workbench.magics.commands import COMMANDS
 from workbench.magics.completion import candidates
+from workbench.magics.router import COMMANDS
 
 
 def complete(ip: InteractiveShell, text: str) -> list[str]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from IPython.core.completer import CompletionContext, SimpleCompletion, context_matcher
 
-from workbench.magics.commands import COMMANDS
+from workbench.magics.router import COMMANDS
 from workbench.names import DEMO_SERVER, LOCAL_SERVER
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_var_expand
 
 from workbench.kernel import KernelState
-from workbench.magics import commands, tool_cell
+from workbench.magics import router, tool_cell
 from workbench.magics.completion import make_matcher
 
 
@@ -29,7 +29,7 @@ class WorkbenchMagics(Magics):
     @no_var_expand
     @line_magic
     def mcp(self, line: str) -> Any:
-        return commands.dispatch(self.state, line)
+        return router.dispatch(self.state, line)
 
     @cell_magic
     def tool(self, line: str, cell: str) -> None:
@@ -37,5 +37,5 @@ class WorkbenchMagics(Magics):
         tool_cell.tool_cell(self.state, self.shell, line, cell)
 
 
-WorkbenchMagics.mcp.__doc__ = commands.overview()
+WorkbenchMagics.mcp.__doc__ = router.overview()
 WorkbenchMagics.tool.__doc__ = tool_cell.tool_cell.__doc__

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from workbench.magics import (
+from workbench.magics.commands import (
     browse,
     call,
     connect,

@@ -15,6 +15,6 @@ if TYPE_CHECKING:
 def help(state: KernelState, line: str) -> None:
     """Show how to use a subcommand (or list them all)."""
     args = parse_line(help, line)
-    from workbench.magics.commands import command, overview
+    from workbench.magics.router import command, overview
 
     print(overview() if args.subcommand is None else command(args.subcommand).help)
