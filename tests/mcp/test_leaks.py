@@ -4,31 +4,17 @@ and child processes are back where they started."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
+
+from processes import children, run_python
 
 from workbench.session import Workbench
 
 
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
-
-
-def children() -> set[int]:
-    me = str(os.getpid())
-    found = set()
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[1] == me and fields[0] != "Z":
-            found.add(int(pid))
-    return found
 
 
 def new_threads(before: set[threading.Thread], seconds: float = 5.0) -> list[str]:
@@ -67,16 +53,13 @@ def test_many_calls_and_cycles_leave_nothing_behind(everything_stdio: list[str])
 def test_the_stderr_log_folder_goes_away_with_the_process(tmp_path: Path) -> None:
     script = (
         "import sys\n"
-        "from workbench.mcp import connection\n"
+        "from workbench.mcp import transports\n"
         "from workbench.session import Workbench\n"
         "wb = Workbench()\n"
         "wb.connect('demo_stdio', command=sys.executable, args=['-m', 'workbench.mcp.demo'])\n"
-        "print(connection._log_dir)\n"
+        "print(transports._log_dir)\n"
         "wb.close()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
-    )
-    folder = Path(done.stdout.strip().splitlines()[-1])
+    folder = Path(run_python(script).stdout.strip().splitlines()[-1])
     assert folder.name.startswith("workbench-logs-")
     assert not folder.exists()

@@ -7,7 +7,8 @@ block on it (:meth:`Bridge.run`) or await it from their own loop (:meth:`Bridge.
 here runs the caller's loop (no ``run_until_complete``), so the bridge behaves the same in plain
 scripts, in sync and async cells, and with or without ``nest_asyncio``/``nest-asyncio2``.
 
-This is the only module in the workbench that creates, runs or touches an event loop.
+This is the only module in the workbench that creates, runs or touches an event loop, and the
+only one that starts threads (:func:`start_daemon_thread` for background work such as warm-ups).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any, Generic, TypeVar
 
 from workbench.errors import BridgeError
 
-__all__ = ["Bridge", "BridgeError", "loop_patched_by_nest_asyncio"]
+__all__ = ["Bridge", "BridgeError", "loop_patched_by_nest_asyncio", "start_daemon_thread"]
 
 T = TypeVar("T")
 
@@ -504,6 +505,17 @@ def _close_at_exit(ref: weakref.ReferenceType[Bridge]) -> None:
     bridge = ref()
     if bridge is not None:
         bridge.close(timeout=_ATEXIT_TIMEOUT)
+
+
+def start_daemon_thread(fn: Callable[..., object], *args: Any, name: str) -> threading.Thread:
+    """Run ``fn(*args)`` in a new daemon thread and return it at once.
+
+    For background work nobody waits for (importing a slow module ahead of its first use):
+    a daemon thread never holds up the interpreter's exit, unlike an executor's workers.
+    """
+    thread = threading.Thread(target=fn, args=args, name=name, daemon=True)
+    thread.start()
+    return thread
 
 
 def loop_patched_by_nest_asyncio(loop: asyncio.AbstractEventLoop | None = None) -> bool:

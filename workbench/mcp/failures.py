@@ -1,0 +1,146 @@
+"""Failures explained: exceptions, HTTP statuses and stderr tails to one-paragraph messages.
+
+Pure functions over what a connection saw (the error, the HTTP status its hook noted, the
+last lines of the server's stderr): no I/O and no MCP imports, so every message can be
+unit-tested with hand-made errors. Exceptions are recognised by the shape the SDKs give
+them (a JSON-RPC ``error.code``, a ``response.status_code``, a class name), never by
+importing the classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.mcp.spec import ServerSpec
+from workbench.tools.schema import ErrorKind
+
+# JSON-RPC codes the MCP SDK uses: a request timed out; the connection closed under it.
+REQUEST_TIMEOUT = -32001
+CONNECTION_CLOSED = -32000
+
+_LOST_CONNECTION_TYPES = frozenset({"ClosedResourceError", "BrokenResourceError", "EndOfStream"})
+_UNREACHABLE_TYPES = frozenset({"ConnectError", "ConnectTimeout"})
+
+
+@dataclass(frozen=True)
+class StderrTail:
+    """The last lines a stdio server wrote to stderr, and the file holding all of them."""
+
+    log: Path
+    lines: tuple[str, ...]
+
+    def __str__(self) -> str:
+        """The paragraph's appendix: nothing when the server wrote nothing."""
+        if not self.lines:
+            return ""
+        body = "\n".join(f"  {line}" for line in self.lines)
+        return f"\nLast lines of its stderr (full log: {self.log}):\n{body}"
+
+
+def explain_connect_failure(
+    spec: ServerSpec,
+    error: BaseException,
+    *,
+    http_status: int | None = None,
+    stderr: StderrTail | None = None,
+) -> str:
+    """Why opening ``spec`` failed, and what to do about it."""
+    where = f"Could not connect to server {spec.name!r} ({spec.transport}: {spec.describe()})"
+    tail = str(stderr or "")
+    if isinstance(error, FileNotFoundError):
+        return (
+            f"{where}: the command {spec.command!r} was not found on PATH. Install it, or "
+            "give its full path."
+        )
+    if isinstance(error, TimeoutError):
+        return (
+            f"{where}: it did not finish starting within {spec.connect_timeout:g} s. "
+            "Pass a larger timeout if it is slow to start."
+        ) + tail
+    http = http_reason(error, http_status)
+    if http:
+        return f"{where}: {http}"
+    if spec.transport == "stdio" and is_connection_loss(error):
+        return f"{where}: the server process exited while starting." + tail
+    return f"{where}: {innermost(error)}." + tail
+
+
+def explain_call_failure(
+    server: str,
+    tool: str,
+    error: BaseException,
+    limit: float,
+    *,
+    stderr: StderrTail | None = None,
+) -> tuple[ErrorKind, str]:
+    """The kind and message of the error Observation for a call that raised.
+
+    ``ErrorKind.CONNECTION`` means the connection is gone (the caller marks it so).
+    """
+    code = getattr(getattr(error, "error", None), "code", None)
+    if code == REQUEST_TIMEOUT or isinstance(error, TimeoutError):
+        return ErrorKind.TIMEOUT, (
+            f"{server}.{tool} did not answer within {limit:g} s and was cancelled. "
+            "Pass a larger timeout if it is expected to be slow."
+        )
+    if is_connection_loss(error):
+        return ErrorKind.CONNECTION, (
+            f"The connection to {server!r} was lost during the call "
+            f"({innermost(error)}). The next call reconnects."
+        ) + str(stderr or "")
+    return ErrorKind.TOOL_ERROR, f"{server}.{tool}: {innermost(error)}"
+
+
+def http_reason(error: BaseException, seen_status: int | None = None) -> str | None:
+    """A person's explanation of an HTTP failure: a status the client saw, or one anywhere
+    in the error's chain; None when the failure is not about HTTP."""
+    for item in error_chain(error):
+        response = getattr(item, "response", None)
+        status = seen_status or getattr(response, "status_code", None)
+        if status in (401, 403):
+            return (
+                f"the server refused the request (HTTP {status}). Check the token or "
+                "headers; pass token=... for a bearer token."
+            )
+        if status == 404:
+            return "nothing answers at that URL (HTTP 404). Check the path (often /mcp)."
+        if isinstance(status, int) and status >= 400:
+            return f"the server answered HTTP {status}."
+        if type(item).__name__ in _UNREACHABLE_TYPES:
+            return f"the URL could not be reached ({innermost(item)})."
+    return None
+
+
+def is_connection_loss(error: BaseException) -> bool:
+    """Whether anything in the error's chain says the connection (or process) went away."""
+    for item in error_chain(error):
+        code = getattr(getattr(item, "error", None), "code", None)
+        if code == CONNECTION_CLOSED and "closed" in str(item).lower():
+            return True
+        if type(item).__name__ in _LOST_CONNECTION_TYPES:
+            return True
+        if isinstance(item, ConnectionError) or "not connected" in str(item).lower():
+            return True
+    return False
+
+
+def innermost(error: BaseException) -> str:
+    """The error's own words, without FastMCP's generic prefix (or its type if silent)."""
+    message = str(error) or type(error).__name__
+    return message.removeprefix("Client failed to connect: ")
+
+
+def error_chain(error: BaseException) -> list[BaseException]:
+    """The error, its causes and contexts, and the members of exception groups: the useful
+    part of an MCP failure is often several layers down."""
+    seen: list[BaseException] = []
+    stack = [error]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.append(current)
+        stack.extend(getattr(current, "exceptions", ()))
+        stack.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    return seen

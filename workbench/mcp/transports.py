@@ -1,0 +1,100 @@
+"""Building the fastmcp transport of a ServerSpec: stdio, streamable HTTP or in-process.
+
+Also what the transports leave for explaining failures: a stderr log file per stdio server
+(in one folder per process, removed at exit) and an HTTP hook that notes failed statuses.
+fastmcp is imported only when a transport is built, never when this module is.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+from workbench.mcp.failures import StderrTail
+from workbench.mcp.spec import ServerSpec
+
+STDERR_TAIL_LINES = 15
+
+HttpStatusHook = Callable[[int], None]
+
+
+def make_transport(spec: ServerSpec, *, on_http_status: HttpStatusHook) -> tuple[Any, Path | None]:
+    """The transport for ``spec`` and, for stdio, the file its server's stderr goes to.
+
+    Raises FileNotFoundError before starting anything when a stdio command is not on the
+    child's PATH (the SDK would report it as a bare connection failure).
+    """
+    if spec.transport == "in-process":
+        from fastmcp.client.transports import FastMCPTransport
+
+        return FastMCPTransport(spec.server), None
+    if spec.transport == "http":
+        from fastmcp.client.transports import StreamableHttpTransport
+
+        http = StreamableHttpTransport(
+            spec.url or "",
+            headers=dict(spec.headers),
+            auth=spec.token,
+            httpx_client_factory=cast(Any, http_client_factory(on_http_status)),
+        )
+        return http, None
+    from fastmcp.client.transports import StdioTransport
+
+    env = spec.child_environment()
+    command = spec.command or ""
+    if shutil.which(command, path=env.get("PATH")) is None:
+        raise FileNotFoundError(command)
+    log = stderr_log_path(spec.name)
+    log.write_text("")
+    stdio = StdioTransport(
+        command, list(spec.args), env=env, cwd=spec.cwd, keep_alive=False, log_file=log
+    )
+    return stdio, log
+
+
+def http_client_factory(on_status: HttpStatusHook) -> Callable[..., Any]:
+    """A factory of the SDK's HTTP client plus a hook reporting failed statuses: the SDK
+    replaces an HTTP 401 or 404 with a bare JSON-RPC error, and people need the status."""
+
+    def make(**options: Any) -> Any:
+        import httpx2
+        from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
+
+        options.setdefault(
+            "timeout", httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT)
+        )
+        client = httpx2.AsyncClient(**options)
+
+        async def note(response: Any) -> None:
+            if response.status_code >= 400:
+                on_status(response.status_code)
+
+        client.event_hooks["response"].append(note)
+        return client
+
+    return make
+
+
+_log_dir: Path | None = None
+
+
+def stderr_log_path(name: str) -> Path:
+    """One stderr log per server name, in a folder made once per process and removed when
+    the process exits (every kernel that starts a server would otherwise leave one)."""
+    global _log_dir
+    if _log_dir is None:
+        _log_dir = Path(tempfile.mkdtemp(prefix="workbench-logs-"))
+        atexit.register(shutil.rmtree, _log_dir, ignore_errors=True)
+    return _log_dir / f"{name}.stderr.log"
+
+
+def read_stderr_tail(log: Path | None, lines: int = STDERR_TAIL_LINES) -> StderrTail | None:
+    """The last ``lines`` of a stderr log, for failure messages; None without a log."""
+    if log is None or not log.exists():
+        return None
+    text = log.read_text(errors="replace")
+    return StderrTail(log, tuple(text.splitlines()[-lines:]))
