@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from workbench import tool
-from workbench.session import Workbench
-from workbench.tools import Observation
-from workbench.widgets import history_view
 from workbench.kernel import browse
+from workbench.session import Workbench
+from workbench.tools import ErrorKind, Observation
+from workbench.widgets import history_view
 from workbench.widgets.browser import HISTORY_TAB, TOOLS_TAB, ToolBrowser
 from workbench.widgets.call_panel import CallRun
 
@@ -72,12 +72,24 @@ def test_clicking_a_row_opens_the_tool_and_calling_shows_action_and_observation(
     assert [(call.tool_id, call.status) for call in wb.history] == [("demo.add", "ok")]
 
 
-def test_bad_form_values_never_reach_the_server(wb: Workbench, browser: ToolBrowser) -> None:
+def test_invalid_form_arguments_are_recorded_as_from_a_magic_and_shown_by_their_field(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
     browser.open("demo.add")
-    assert browser.panel.form is not None
-    browser.panel.form.set_arguments({"a": 1})  # b is required
-    assert browser.panel.call() is None
-    assert "b" in browser.panel.message.value and len(wb.history) == 0
+    form = browser.panel.form
+    assert form is not None
+    form.set_arguments({"a": 1})  # b is required
+    run = finished(browser.panel.call(), browser)
+    assert run.observation is not None and run.observation.error_kind is ErrorKind.INVALID_ARGUMENTS
+    assert "b: required but missing" in run.observation.text
+    assert [(call.tool_id, call.status) for call in wb.history] == [
+        ("demo.add", "invalid_arguments")
+    ]
+    assert form.problems == [("b", "required but missing")]
+    assert "1 problem in the form" in browser.panel.message.value
+    form.set_arguments({"a": 1, "b": 2})
+    assert finished(browser.panel.call(), browser).observation.structured_content == {"result": 3}
+    assert form.problems == [] and browser.panel.message.value == ""
 
 
 def test_a_nested_object_with_an_array_goes_through_the_form(

@@ -23,15 +23,13 @@ from workbench.display import (
     markup,
 )
 from workbench.display.style import level_tone
-from workbench.errors import InvalidArgumentsError, WorkbenchError
-from workbench.widgets.form import FormError
-from workbench.widgets.form_view import FormView
+from workbench.errors import FormError, WorkbenchError
+from workbench.widgets.form import FormView
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from workbench.display.mime import Displayable
-    from workbench.mcp.connection import LogRecord
     from workbench.registry import ToolEntry
     from workbench.session import Workbench
     from workbench.tools.schema import Observation
@@ -112,12 +110,14 @@ class CallRun:
 
     def start(self) -> None:
         """Submit the call; returns at once."""
-        self._workbench.log_listeners.append(self._on_log)
         self.cancel_button.disabled = False
         self.progress.status.value = markup.span(f"calling {self.entry.id}…", tone="muted")
         try:
             self._future = self._workbench.submit(
-                self.entry.id, self.arguments, on_progress=self._tracker.on_progress
+                self.entry.id,
+                self.arguments,
+                on_progress=self._tracker.on_progress,
+                on_log=self._tracker.on_log,
             )
         except WorkbenchError as error:
             self._finish(None, str(error))
@@ -134,10 +134,6 @@ class CallRun:
     def running(self) -> bool:
         return self._future is not None and not self.done.is_set()
 
-    def _on_log(self, record: LogRecord) -> None:
-        if record.server == self.entry.server:
-            self._tracker.on_log(record)
-
     def _on_done(self, future: concurrent.futures.Future[Observation]) -> None:
         if future.cancelled():
             self._finish(None, "Cancelled.")
@@ -151,8 +147,6 @@ class CallRun:
     def _finish(self, observation: Observation | None, problem: str | None) -> None:
         """Show the outcome; runs on the bridge thread (or at once when submit failed)."""
         self._tracker.finish()
-        if self._on_log in self._workbench.log_listeners:
-            self._workbench.log_listeners.remove(self._on_log)
         self.cancel_button.disabled = True
         self.observation = observation
         if observation is not None:
@@ -218,16 +212,24 @@ class CallPanel:
         self.message.value = ""
 
     def call(self) -> CallRun | None:
-        """Read the form, check the arguments against the tool's schema, start the call."""
+        """Read the form and start the call; the validator's problems show under their
+        fields. Invalid arguments still go to ``Workbench.submit``, which refuses them
+        without a round trip and records them, as it does for a magic or Python."""
         if self.entry is None or self.form is None:
             return None
         try:
             arguments = self.form.arguments()
-            self.entry.action_from_arguments(arguments)
-        except (FormError, InvalidArgumentsError) as error:
+        except FormError as error:  # not arguments at all (text in a number field, bad JSON)
             self.message.value = markup.span(str(error), tone="error")
             return None
-        self.message.value = ""
+        problems = self.entry.problems(arguments)
+        self.form.show_problems(problems)
+        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        self.message.value = (
+            markup.span(f"{count} in the form: see under the fields.", tone="error")
+            if problems
+            else ""
+        )
         self.run = CallRun(self.workbench, self.entry, arguments)
         self.run_box.children = (self.run.widget,)
         self.run.start()
