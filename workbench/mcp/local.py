@@ -18,6 +18,7 @@ from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.names import LOCAL_SERVER
 from workbench.tools.definition import ToolDefinition
+from workbench.tools.export import to_mcp_tool
 from workbench.tools.schema import Observation
 
 _CONTENT: TypeAdapter[list[Any]] = TypeAdapter(list[mcp.types.ContentBlock])
@@ -40,18 +41,16 @@ class DefinitionTool(Tool):
 
     @classmethod
     def wrap(cls, definition: ToolDefinition[Any, Any]) -> DefinitionTool:
-        annotations = definition.annotations
+        """The definition as FastMCP serves it; the fields an MCP client sees come from
+        ``to_mcp_tool``, the one mapping of a tool to MCP's ``Tool``."""
+        listed = to_mcp_tool(definition)
         made = cls(
-            name=definition.name,
-            title=definition.title,
-            description=definition.description or None,
-            parameters=definition.input_schema,
-            output_schema=definition.output_schema,
-            annotations=(
-                mcp.types.ToolAnnotations.model_validate(annotations.to_mcp())
-                if annotations
-                else None
-            ),
+            name=listed.name,
+            title=listed.title,
+            description=listed.description,
+            parameters=listed.input_schema,
+            output_schema=listed.output_schema,
+            annotations=listed.annotations,
             tags=set(definition.tags),
             meta=definition.meta,
         )
