@@ -29,7 +29,7 @@ def test_tool_model_and_registry_load_no_mcp_ipython_or_widgets() -> None:
 def test_the_browser_widgets_are_views_that_load_no_mcp_client() -> None:
     loaded = _loaded_after(
         "from workbench.widgets.browser import ToolBrowser\n"
-        "from workbench.widgets.form_view import FormView\n"
+        "from workbench.widgets.form import FormView\n"
         "FormView({'type': 'object', 'properties': {'a': {'type': 'integer'}}})"
     )
     assert {"ipywidgets", "anywidget"} <= loaded

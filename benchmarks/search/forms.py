@@ -3,7 +3,7 @@
 Run by ``run.py`` after loading the catalogs, or alone: ``python benchmarks/search/forms.py``
 (which also times building each form's ipywidgets, ``FormView``, without a kernel).
 Every schema goes through ``build_form``, ``initial_values`` and ``to_arguments`` (defaults
-only; a required field left empty may fail there as a ``FormError``, which is the form
+only; a default the form cannot convert fails there as a ``FormError``, which is the form
 working, not breaking). Anything else raised is a bug, and is counted and named.
 """
 
@@ -14,7 +14,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from workbench.widgets.form import FormError, build_form, initial_values, to_arguments
+from workbench.errors import FormError
+from workbench.widgets.form import build_form, initial_values, to_arguments
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
@@ -73,7 +74,7 @@ def time_form_views(catalogs: dict[str, list[dict[str, Any]]]) -> dict[str, floa
     import statistics
     import time
 
-    from workbench.widgets.form_view import FormView
+    from workbench.widgets.form import FormView
 
     FormView({"type": "object", "properties": {"warm": {"type": "string"}}})  # imports
     timings = []

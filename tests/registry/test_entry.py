@@ -107,21 +107,18 @@ def test_validator_is_built_on_first_use_only() -> None:
     [
         ({"query": "bugs"}, []),
         ({}, [("query", "required but missing")]),
-        ({"query": ""}, [("query", '"" is shorter than 1 character')]),
-        ({"query": "x", "limit": 0}, [("limit", "0 is less than the minimum of 1")]),
-        ({"query": "x", "limit": "ten"}, [("limit", '"ten" is not of type "integer"')]),
-        ({"query": "x", "sort": "up"}, [("sort", '"up" is not one of "asc" or "desc"')]),
+        ({"query": ""}, [("query", "must not be empty")]),
+        ({"query": "x", "limit": 0}, [("limit", "must be at least 1")]),
+        ({"query": "x", "limit": "ten"}, [("limit", "must be an integer")]),
+        ({"query": "x", "sort": "up"}, [("sort", "must be one of: asc, desc")]),
         ({"query": "x", "cursor": None}, []),
-        (
-            {"query": "x", "cursor": 5},
-            [("cursor", "5 is not valid under any of the schemas listed in the 'anyOf' keyword")],
-        ),
+        ({"query": "x", "cursor": 5}, [("cursor", "must be text or null")]),
         ({"query": "x", "filter": {}}, [("filter.state", "required but missing")]),
         (
             {"query": "x", "filter": {"state": "merged"}},
-            [("filter.state", '"merged" is not one of "open" or "closed"')],
+            [("filter.state", "must be one of: open, closed")],
         ),
-        ({"query": "x", "labels": ["a", 2]}, [("labels.1", '2 is not of type "string"')]),
+        ({"query": "x", "labels": ["a", 2]}, [("labels.1", "must be text")]),
         ({"query": "x", "page": 2, "size": 1}, [("page", "unexpected argument"),
                                                  ("size", "unexpected argument")]),
     ],
@@ -139,7 +136,7 @@ def test_action_from_arguments_validates_then_carries_the_arguments() -> None:
     assert caught.value.tool == "tracker.search_issues"
     assert set(caught.value.problems) == {
         ("query", "required but missing"),
-        ("limit", "500 is greater than the maximum of 100"),
+        ("limit", "must be at most 100"),
     }
 
 

@@ -16,6 +16,7 @@ import jsonschema_rs
 from pydantic import BaseModel, ConfigDict, create_model
 
 from workbench.errors import InvalidArgumentsError, WorkbenchWarning
+from workbench.registry.problems import FORMATS, Problem, problems_of
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.schema import Action
@@ -96,7 +97,9 @@ class ToolEntry:
     def validator(self) -> Any:
         """The JSON Schema validator of the arguments, or None if the schema is unusable."""
         try:
-            return jsonschema_rs.validator_for(self.input_schema)
+            return jsonschema_rs.validator_for(
+                self.input_schema, validate_formats=True, formats=FORMATS
+            )
         except Exception as error:
             warnings.warn(
                 f"{self.id}: its input schema cannot be used for validation ({error}); "
@@ -115,21 +118,12 @@ class ToolEntry:
         model: type[Action] = create_model(f"{camel}Action", __base__=SchemaAction)
         return model
 
-    def problems(self, arguments: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """Every way the arguments break the input schema, as ``(field, why)``."""
+    def problems(self, arguments: Mapping[str, Any]) -> list[Problem]:
+        """Every way the arguments break the input schema, as ``(field, why)`` pairs whose
+        ``why`` is a sentence for people (``problems.py``)."""
         if self.validator is None:
             return []
-        found: list[tuple[str, str]] = []
-        for error in self.validator.iter_errors(dict(arguments)):
-            path = ".".join(str(part) for part in error.instance_path)
-            kind = error.kind
-            if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
-                found.append((_join(path, kind.property), "required but missing"))
-            elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
-                found.extend((_join(path, name), "unexpected argument") for name in kind.unexpected)
-            else:
-                found.append((path or "(arguments)", error.message))
-        return found
+        return problems_of(self.validator.iter_errors(dict(arguments)))
 
     def action_from_arguments(self, arguments: Mapping[str, Any] | None) -> Action:
         """Validate arguments into an Action, or raise naming every bad field."""
@@ -140,10 +134,6 @@ class ToolEntry:
         if problems:
             raise InvalidArgumentsError(self.id, problems)
         return self.action_type.model_validate(values)
-
-
-def _join(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
 
 
 def _first(data: Mapping[str, Any], *keys: str) -> Any:

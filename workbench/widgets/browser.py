@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from workbench.display import markup
-from workbench.errors import ToolNotFoundError
+from workbench.errors import FormError, ToolNotFoundError
 from workbench.widgets.call_panel import CallPanel
-from workbench.widgets.form import FormError
 from workbench.widgets.history_view import HistoryView
 from workbench.widgets.tool_list import ToolList
 
