@@ -1,0 +1,22 @@
+"""The embedded demo server: one tool per thing an MCP tool can do, with no network and no Node.
+
+``%mcp connect demo`` serves it in-process, the tests use it as a known server, and
+``python -m workbench.mcp.demo`` serves it over stdio so the same tools can be tried as a
+child process. Every tool is small on purpose: each teaches one feature (structured output,
+images, progress, logging, errors, nested arguments) and nothing else.
+"""
+
+from workbench.mcp.demo.calendar import Event, EventTime, Person, Priority, ScheduledEvent
+from workbench.mcp.demo.server import build_demo_server
+from workbench.mcp.demo.tools import TextStats, WordCount
+
+__all__ = [
+    "Event",
+    "EventTime",
+    "Person",
+    "Priority",
+    "ScheduledEvent",
+    "TextStats",
+    "WordCount",
+    "build_demo_server",
+]

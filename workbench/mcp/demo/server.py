@@ -1,0 +1,60 @@
+"""``build_demo_server``: the demo's tools on one FastMCP server, with titles, tags and hints."""
+
+import warnings
+
+from fastmcp import FastMCP
+from mcp import MCPDeprecationWarning
+
+from workbench.__about__ import __version__
+from workbench.mcp.demo.calendar import add_calendar_tools
+from workbench.mcp.demo.tools import (
+    add,
+    draw_chart,
+    fail,
+    get_time,
+    hints,
+    log_demo,
+    slow_count,
+    text_stats,
+)
+
+INSTRUCTIONS = (
+    "A demo server built into the workbench for learning MCP offline. Each tool shows one "
+    "feature: add (plain result), text_stats (structured output), draw_chart (image), "
+    "slow_count (progress and cancellation), log_demo (log messages), fail (an error result), "
+    "create_event / list_events (nested arguments and a little state), get_time (the clock). "
+    "Nothing here reaches the network; the calendar lives in memory and vanishes with the server."
+)
+
+
+def build_demo_server() -> FastMCP:
+    """Build a fresh demo server; each has its own empty calendar."""
+    _quiet_logging_deprecation()
+    server = FastMCP("demo", instructions=INSTRUCTIONS, version=__version__)
+
+    server.tool(add, title="Add two numbers", tags={"math"}, annotations=hints())
+    server.tool(text_stats, title="Text statistics", tags={"text"}, annotations=hints())
+    server.tool(draw_chart, title="Draw a bar chart", tags={"image"}, annotations=hints())
+    server.tool(slow_count, title="Count slowly", tags={"progress"}, annotations=hints())
+    # Logging and failing change nothing the caller can observe afterwards: read-only.
+    server.tool(log_demo, title="Send a log message", tags={"logging"}, annotations=hints())
+    server.tool(fail, title="Fail on purpose", tags={"errors"}, annotations=hints())
+    # The clock moves: the same call gives a new answer.
+    server.tool(get_time, title="Current time", tags={"time"}, annotations=hints(idempotent=False))
+    add_calendar_tools(server)
+    return server
+
+
+def _quiet_logging_deprecation() -> None:
+    """Silence the SDK's warning that logging is deprecated, where FastMCP sends a log.
+
+    MCP 2026-07-28 deprecates server-to-client logging without a replacement on the wire, and
+    FastMCP keeps sending it on purpose; the warning tells notebook users nothing they can act
+    on. The filter matches only that message raised from FastMCP's context module.
+    """
+    warnings.filterwarnings(
+        "ignore",
+        message="The logging capability is deprecated",
+        category=MCPDeprecationWarning,
+        module=r"fastmcp\.server\.context",
+    )
