@@ -294,7 +294,7 @@ def test_everything_log_messages_reach_listeners_at_the_workbench_log_level(
 ) -> None:
     records: list[LogRecord] = []
     with connected(everything_stdio, EVERYTHING, log_level="debug") as wb:
-        wb.log_listeners.append(records.append)
+        wb.subscribe_logs(records.append)
 
         toggle_logging(wb, LOG_TOGGLES)
 
@@ -314,14 +314,14 @@ def test_everything_log_messages_below_the_default_level_are_dropped(
     everything_wb: Workbench,
 ) -> None:
     records: list[LogRecord] = []
-    everything_wb.log_listeners.append(records.append)
+    stop = everything_wb.subscribe_logs(records.append)
     try:
         toggle_logging(everything_wb, LOG_TOGGLES)
         # With 8 levels drawn at random, 40 messages hold some at info or above.
         wait_until(lambda: len(records) > 0, 5, "a log record arrived")
         time.sleep(0.2)
     finally:
-        everything_wb.log_listeners.remove(records.append)
+        stop()
     assert everything_wb.log_level == "info"
     assert 0 < len(records) <= LOG_TOGGLES
     assert "debug" not in {record.level for record in records}
