@@ -1,7 +1,9 @@
 """``import workbench`` must stay cheap: %load_ext runs it in every kernel."""
 
 import pytest
-from processes import modules_after
+from processes import modules_after, run_python
+
+from workbench.display.mime import OBSERVATION_MIME
 
 HEAVY = ("fastmcp", "mcp", "ipywidgets", "IPython", "jsonschema_rs")
 
@@ -24,6 +26,20 @@ def test_tool_model_and_registry_load_no_mcp_ipython_or_widgets() -> None:
     )
     assert "pydantic" in loaded  # the check itself must be able to see imports
     assert not loaded & {"fastmcp", "mcp", "ipywidgets", "IPython"}
+
+
+def test_a_tool_from_the_package_shows_its_observation_as_the_magics_do() -> None:
+    shown = run_python(
+        "from workbench import tool\n"
+        "@tool\n"
+        "def half(x: int) -> float:\n"
+        "    return x / 2\n"
+        "bundle = half.call({'x': 'many'})._repr_mimebundle_()\n"
+        "print(sorted(bundle))\n"
+        "print(bundle['text/plain'].splitlines()[0])\n"
+    ).stdout.splitlines()
+    assert shown[0] == str(sorted(["text/plain", "text/html", OBSERVATION_MIME]))
+    assert "Error · invalid_arguments" in shown[1]
 
 
 def test_the_browser_widgets_are_views_that_load_no_mcp_client() -> None:

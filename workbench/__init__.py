@@ -89,8 +89,9 @@ def browse(query: str = "", *, server: str = "", workbench: Workbench | None = N
     return open_browser(query, server=server, workbench=workbench)
 
 
-_VIEWED = {"Action", "Observation"}
-"""Names whose values people display: reaching them installs the views (workbench.display)."""
+_VIEWED = {name for name, module in _LAZY.items() if module == "workbench.tools"}
+"""Names that make Actions and Observations (``tool``, ``Observation``...): reaching one
+installs the views (``workbench.display``), so a result shows as it does from ``%mcp``."""
 
 
 def __getattr__(name: str) -> Any:
