@@ -23,7 +23,7 @@ from workbench.errors import BridgeError, WorkbenchError
 from workbench.mcp.bridge import Bridge, loop_patched_by_nest_asyncio
 
 # The tests play the caller: they need a loop of their own in the calling thread.
-run_in_new_loop = asyncio.run  # noqa: TID251
+run_in_new_loop = asyncio.run
 
 REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("REQUEST_ID", default="unset")
 

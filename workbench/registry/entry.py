@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema_rs
 from pydantic import BaseModel, ConfigDict, create_model
 
-from workbench.errors import InvalidArgumentsError, WorkbenchWarning
+from workbench.errors import InvalidArgumentsError, ToolListError, WorkbenchWarning
 from workbench.registry.problems import FORMATS, Problem, problems_of
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition
@@ -69,7 +69,7 @@ class ToolEntry:
         data = _as_mapping(tool)
         name = data.get("name")
         if not isinstance(name, str) or not name:
-            raise ValueError(f"A tool of server {server!r} has no name: {tool!r}")
+            raise ToolListError(f"A tool of server {server!r} has no name: {tool!r}")
         schema = _first(data, "inputSchema", "input_schema", "parameters")
         meta = _first(data, "_meta", "meta")
         # FastMCP servers send tags inside _meta rather than as a field of the tool.

@@ -141,14 +141,3 @@ def _close_tree(widget: widgets.Widget) -> None:
     for child in getattr(widget, "children", ()):
         _close_tree(child)
     widget.close()
-
-
-def browse(query: str = "", *, server: str = "", workbench: Workbench | None = None) -> ToolBrowser:
-    """A tool browser over ``workbench``; by default the kernel's, the one ``%mcp`` uses, and
-    then re-running the cell that made one closes the old one."""
-    if workbench is not None:
-        return ToolBrowser(workbench, query=query, server=server)
-    from workbench.extension import current_state
-
-    state = current_state()
-    return state.adopt_browser(ToolBrowser(state.workbench, query=query, server=server))
