@@ -11,6 +11,10 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.shell import ip, mcp, snapshot, state
+
+__all__ = ["ip", "mcp", "snapshot", "state"]  # the shell's fixtures, for every test module
+
 _TIMINGS = pytest.StashKey[dict[str, list[tuple[str, float]]]]()
 
 

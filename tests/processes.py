@@ -5,8 +5,8 @@ how code behaves at exit and without a kernel. ``children`` reads /proc (psutil 
 dependency); it uses nothing but ``os``, so code run elsewhere (a kernel, a script) can
 define it from ``inspect.getsource(children)`` and stay the same copy.
 
-Tests import this module by name (``from processes import children``): pytest puts
-``tests/`` on ``sys.path`` for ``tests/conftest.py``.
+Tests import it as ``from tests.processes import children`` (``tests`` is a package, so test
+modules in different folders may share a name).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """``import workbench`` must stay cheap: %load_ext runs it in every kernel."""
 
 import pytest
-from processes import modules_after, run_python
 
+from tests.processes import modules_after, run_python
 from workbench.display.mime import OBSERVATION_MIME
 
 HEAVY = ("fastmcp", "mcp", "ipywidgets", "IPython", "jsonschema_rs")

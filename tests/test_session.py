@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from fastmcp import Context, FastMCP
 from mcp.types import ToolListChangedNotification
-from processes import children
 
+from tests.processes import children
 from workbench import tool
 from workbench.errors import (
     ConnectionFailedError,

@@ -25,7 +25,9 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
-from jupyter_browser import (
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.browser.jupyter_browser import (
     ARTIFACTS,
     CHROMIUM_ARGS,
     ROOT,
@@ -37,7 +39,6 @@ from jupyter_browser import (
     slug,
     start_jupyter_server,
 )
-from playwright.sync_api import Browser, sync_playwright
 
 HERE = Path(__file__).parent
 _REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()

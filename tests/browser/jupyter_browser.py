@@ -1,8 +1,7 @@
 """A real JupyterLab server and a Chromium page driving it, for the browser tests.
 
-Everything here is plain helpers; ``conftest.py`` turns them into fixtures. The module is not
-called ``jupyter.py``: jupyter_core installs a top-level ``jupyter`` module that this directory
-(first on ``sys.path`` under pytest's default import mode) would shadow.
+Everything here is plain helpers; ``conftest.py`` turns them into fixtures. (Not called
+``jupyter.py``, which reads as jupyter_core's top-level ``jupyter`` module.)
 
 - :func:`chromium_path` finds Debian's Chromium (``$WORKBENCH_CHROMIUM`` first); Playwright's
   own browser download is never used.

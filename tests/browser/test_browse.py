@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-from jupyter_browser import LabPage
 from playwright.sync_api import Locator, expect
+
+from tests.browser.jupyter_browser import LabPage
 
 NOTEBOOK = "notebooks/browse.ipynb"
 TOOL_CELL = 7  # the %%tool cell defining greet (markdown cells count)

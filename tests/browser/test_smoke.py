@@ -10,7 +10,8 @@ import re
 import sys
 
 import pytest
-from jupyter_browser import LabPage
+
+from tests.browser.jupyter_browser import LabPage
 
 
 @pytest.mark.parametrize("ui", ["lab", "notebook"])

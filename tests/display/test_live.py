@@ -11,8 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from processes import run_python
-
+from tests.processes import run_python
 from workbench.display import CallProgress, ProgressView
 
 

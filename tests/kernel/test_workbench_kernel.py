@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from processes import children
+
+from tests.processes import children
 
 pytestmark = pytest.mark.kernel
 

@@ -17,8 +17,8 @@ from types import FrameType
 from typing import Any
 
 import pytest
-from processes import run_python
 
+from tests.processes import run_python
 from workbench.errors import BridgeError, WorkbenchError
 from workbench.mcp.bridge import Bridge, loop_patched_by_nest_asyncio
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from processes import modules_after
 
+from tests.processes import modules_after
 from workbench.mcp.failures import (
     StderrTail,
     error_chain,

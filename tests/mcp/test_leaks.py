@@ -8,8 +8,7 @@ import threading
 import time
 from pathlib import Path
 
-from processes import children, run_python
-
+from tests.processes import children, run_python
 from workbench.session import Workbench
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from processes import children
 
+from tests.processes import children
 from workbench.mcp.connection import LOG_LEVELS, Connection, LogRecord
 from workbench.session import Workbench
 from workbench.tools.schema import ErrorKind

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from processes import modules_after
 
+from tests.processes import modules_after
 from workbench import Registry
 from workbench.errors import WorkbenchError
 from workbench.registry.semantic import (

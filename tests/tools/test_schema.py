@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 
-from processes import modules_after, run_python
 from rich.console import Console
 
+from tests.processes import modules_after, run_python
 from workbench.tools import (
     Action,
     EmbeddedResource,

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from form_schemas import EVENT, PET, TREE, demo_schemas, problems
 
+from tests.widgets.form.form_schemas import EVENT, PET, TREE, demo_schemas, problems
 from workbench.errors import FormError
 from workbench.widgets.form import (
     ArrayField,

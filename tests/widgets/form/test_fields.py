@@ -4,8 +4,8 @@ the package's pure rooms load no ipywidgets."""
 from __future__ import annotations
 
 import pytest
-from processes import modules_after
 
+from tests.processes import modules_after
 from workbench.widgets.form import (
     ROOT_PATH,
     ArrayField,

@@ -8,10 +8,18 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-from form_schemas import CLICKED_EVENT as EVENT
-from form_schemas import PET_DEFINITIONS, PET_PROPERTIES, TREE, problems, verdict
-from form_screen import box_of, click, errors, field_input, having, remove_of, the
 
+from tests.widgets.form.form_schemas import CLICKED_EVENT as EVENT
+from tests.widgets.form.form_schemas import PET_DEFINITIONS, PET_PROPERTIES, TREE, problems, verdict
+from tests.widgets.form.form_screen import (
+    box_of,
+    click,
+    errors,
+    field_input,
+    having,
+    remove_of,
+    the,
+)
 from workbench.errors import FormError
 from workbench.widgets.form import FormView, path_class
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from form_schemas import EVENT, PET, TREE, demo_schemas, problems
 
+from tests.widgets.form.form_schemas import EVENT, PET, TREE, demo_schemas, problems
 from workbench.widgets.form import (
     ArrayField,
     BooleanField,

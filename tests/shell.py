@@ -1,6 +1,7 @@
 """One in-process IPython shell (``IPython.testing.globalipapp``) with the extension loaded.
 
-Fixtures:
+Fixtures for the magics' tests (``tests/magics``) and the extension's (``tests/test_extension.py``),
+registered by ``tests/conftest.py``:
 - ``ip``: the shell, extension loaded, the demo server connected (once per session).
 - ``state``: the kernel's KernelState (its Workbench, cell id, live browsers).
 - ``mcp``: ``mcp("call demo.add a=1")`` runs ``%mcp ...`` and returns ``(value, captured)``,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from IPython.core.error import UsageError
-from magic_output import bundles, shown
 
+from tests.magics.magic_output import bundles, shown
 from workbench.kernel import KernelState
 from workbench.mcp.manager import ServerInfo
 

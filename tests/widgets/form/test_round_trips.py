@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from form_schemas import demo_schemas, list_tools, problems, schemas_of, verdict
-from form_screen import box_of, errors, field_input, the
 
+from tests.widgets.form.form_schemas import demo_schemas, list_tools, problems, schemas_of, verdict
+from tests.widgets.form.form_screen import box_of, errors, field_input, the
 from workbench.widgets.form import (
     ArrayField,
     BooleanField,

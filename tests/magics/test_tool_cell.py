@@ -11,8 +11,8 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import CapturedIO, capture_output
-from magic_output import bundles
 
+from tests.magics.magic_output import bundles
 from workbench.kernel import KernelState
 
 Mcp = Callable[[str], Any]

@@ -14,10 +14,10 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-from form_schemas import CLICKED_EVENT as EVENT
-from form_schemas import problems, verdict
-from form_screen import box_of, click, errors, field_input, having, the
 
+from tests.widgets.form.form_schemas import CLICKED_EVENT as EVENT
+from tests.widgets.form.form_schemas import problems, verdict
+from tests.widgets.form.form_screen import box_of, click, errors, field_input, having, the
 from workbench.errors import FormError
 from workbench.registry.problems import Problem
 from workbench.widgets.form import ROOT_PATH, FormView, path_class
