@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import workbench
+from tests.processes import run_python
 from workbench.errors import WorkbenchError
 from workbench.kernel import KernelState
 
@@ -22,9 +21,7 @@ def run_script(code: str) -> dict[str, object]:
     """Run code in a fresh interpreter with an IPython shell ``ip``; it prints JSON."""
     script = "import json, sys\nfrom IPython.core.interactiveshell import InteractiveShell\n"
     script += "ip = InteractiveShell.instance()\n" + textwrap.dedent(code)
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
-    ).stdout
+    out = run_python(script).stdout
     result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
     return result
 
