@@ -26,6 +26,10 @@ class ToolDefinitionError(WorkbenchError):
     """A function or class cannot become a tool (e.g. ``*args``, a bad name)."""
 
 
+class ToolAnnotationsError(ToolDefinitionError, TypeError):
+    """Tool annotations given as something that is neither a mapping nor a model."""
+
+
 class ToolNotFoundError(WorkbenchError):
     """No tool has this id or name; ``suggestions`` lists close ids."""
 

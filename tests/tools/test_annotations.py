@@ -5,6 +5,7 @@ from __future__ import annotations
 import mcp.types
 import pytest
 
+from workbench.errors import ToolAnnotationsError
 from workbench.tools import ToolAnnotations
 
 
@@ -27,7 +28,7 @@ def test_coerce_reads_mcp_sdk_objects_dicts_and_none() -> None:
     )
     assert ToolAnnotations.coerce({"idempotentHint": True}) == ToolAnnotations(idempotent_hint=True)
     assert ToolAnnotations.coerce(None) is None
-    with pytest.raises(TypeError):
+    with pytest.raises(ToolAnnotationsError, match="from int"):  # a WorkbenchError, one line
         ToolAnnotations.coerce(42)
 
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from workbench.errors import ToolAnnotationsError
+
 
 class ToolAnnotations(BaseModel):
     """The MCP behaviour hints of a tool.
@@ -45,4 +47,4 @@ class ToolAnnotations(BaseModel):
             return cls.model_validate(value)
         if isinstance(value, BaseModel):
             return cls.model_validate(value.model_dump(by_alias=True, exclude_none=True))
-        raise TypeError(f"Cannot read tool annotations from {type(value).__name__}.")
+        raise ToolAnnotationsError(f"Cannot read tool annotations from {type(value).__name__}.")
