@@ -34,6 +34,15 @@ def bridge() -> Iterator[Bridge]:
         yield b
 
 
+@pytest.fixture(autouse=True)
+def python_sigint_handler() -> Iterator[None]:
+    """Python's own SIGINT handler, as in a kernel or a terminal, even when the run was
+    started in the background (a shell starts background jobs with SIGINT ignored)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 async def add(a: int, b: int) -> int:
     await asyncio.sleep(0.001)
     return a + b

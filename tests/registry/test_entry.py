@@ -163,6 +163,19 @@ def test_entries_of_definitions_validate_with_the_definition() -> None:
     assert entry.action_from_arguments({"a": 2}).to_arguments() == {"a": 2, "b": 1}
 
 
+def test_a_notebook_tool_is_judged_by_the_same_validator_as_its_form() -> None:
+    @tool
+    def add(a: int, b: int = 1) -> int:
+        return a + b
+
+    entry = ToolEntry.from_tool("notebook", add)
+    # pydantic's lax mode alone would take "5" for an integer; the schema's validator, which
+    # the browser's form shows, does not, and says so in its own words.
+    assert entry.problems({"a": "5"}) == [("a", "must be an integer")]
+    with pytest.raises(InvalidArgumentsError, match="a: must be an integer"):
+        entry.action_from_arguments({"a": "5"})
+
+
 def test_display_title_prefers_title_then_annotation_title_then_name() -> None:
     assert ToolEntry.from_tool("s", {"name": "n", "title": "T"}).display_title == "T"
     annotated = ToolEntry.from_tool("s", {"name": "n", "annotations": {"title": "A"}})

@@ -126,13 +126,17 @@ class ToolEntry:
         return problems_of(self.validator.iter_errors(dict(arguments)))
 
     def action_from_arguments(self, arguments: Mapping[str, Any] | None) -> Action:
-        """Validate arguments into an Action, or raise naming every bad field."""
-        if self.definition is not None:
-            return self.definition.action_from_arguments(arguments)  # type: ignore[no-any-return]
+        """Validate arguments into an Action, or raise naming every bad field.
+
+        The schema's validator judges every tool, notebook tools too, so a call and the
+        browser's form never disagree (pydantic's lax mode would take ``"5"`` for an
+        integer the form calls wrong); a definition's own model then builds the Action."""
         values = dict(arguments or {})
         problems = self.problems(values)
         if problems:
             raise InvalidArgumentsError(self.id, problems)
+        if self.definition is not None:
+            return self.definition.action_from_arguments(values)  # type: ignore[no-any-return]
         return self.action_type.model_validate(values)
 
 
