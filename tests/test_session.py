@@ -336,16 +336,28 @@ def test_fastmcp_tags_reach_the_registry(demo: Workbench) -> None:
     assert demo.registry.get("demo.add").tags
 
 
-def test_the_notebook_server_is_never_disconnected(wb: Workbench) -> None:
-    def one() -> str:
-        return "1"
+def test_disconnecting_the_notebook_server_drops_every_notebook_tool_for_good(
+    wb: Workbench,
+) -> None:
+    """F21: the next cell brought back every tool of every cell after a disconnect."""
 
-    wb.add_tools(one)
+    def alpha() -> str:
+        return "a"
+
+    def delta() -> str:
+        return "d"
+
+    wb.set_owned_tools("cell-a", [tool(alpha)])
+    wb.set_owned_tools("cell-b", [tool(delta)])
+    wb.disconnect("notebook")
+    assert [entry.id for entry in wb.registry] == []
+    wb.set_owned_tools("cell-a", [tool(alpha)])  # cell A runs again; cell B does not
+    assert [entry.id for entry in wb.registry] == ["notebook.alpha"]
+    assert wb.tool_owner("delta") is None
+
+
+def test_disconnect_checks_every_name_before_closing_any(wb: Workbench) -> None:
     wb.connect("demo")
-    with pytest.raises(WorkbenchError, match="remove_tool"):
-        wb.disconnect("demo", "notebook")
-    assert wb.call("notebook.one").text == "1"
-    assert "demo" in [info.name for info in wb.servers()]  # checked before anything closed
     with pytest.raises(UnknownServerError):
         wb.disconnect("demo", "nosuch")
     assert "demo" in [info.name for info in wb.servers()]

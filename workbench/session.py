@@ -145,17 +145,14 @@ class Workbench:
         """Close connections (stopping their processes) and drop their tools from the
         registry. Every name is checked before any is closed.
 
-        The ``notebook`` server holds the kernel's own tools; they go with their cells
-        (``remove_tool``), never with a disconnect."""
-        if LOCAL_SERVER in names:
-            raise WorkbenchError(
-                f"The {LOCAL_SERVER!r} server holds this kernel's own tools: re-run their "
-                "%%tool cell without them, or call remove_tool(NAME)."
-            )
+        Disconnecting ``notebook`` drops every notebook tool: the next ``%%tool`` cell or
+        ``add_tools`` starts a fresh notebook server with only its own tools."""
         for name in names:
             self._manager.get(name)  # UnknownServerError before anything is closed
         for name in names:
             self._run(self._manager.close(name))
+            if name == LOCAL_SERVER:
+                self._local = None
 
     def reconnect(self, name: str) -> ServerInfo:
         """Reopen a connection with the settings it was made with."""

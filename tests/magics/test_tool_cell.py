@@ -208,11 +208,12 @@ def test_a_bare_name_on_two_servers_is_ambiguous(
     assert mcp("call notebook.add a=1 b=2")[0].structured_content == {"result": 3}
 
 
-def test_the_notebook_server_is_not_disconnected_by_name(
+def test_disconnecting_the_notebook_server_by_name_drops_its_tools(
     ip: InteractiveShell, state: KernelState, mcp: Mcp
 ) -> None:
-    tool_cell(ip, state, "", "def stay() -> None: ...\n")
-    with pytest.raises(UsageError, match="holds this kernel's own tools") as caught:
-        mcp("disconnect notebook")
-    assert type(caught.value) is UsageError
-    assert notebook_tools(state) == ["stay"]
+    tool_cell(ip, state, "", "def gone() -> None: ...\n")
+    _, captured = mcp("disconnect notebook")
+    assert "Disconnected notebook" in captured.stdout
+    assert notebook_tools(state) == []
+    tool_cell(ip, state, "", "def back() -> None: ...\n")
+    assert notebook_tools(state) == ["back"]

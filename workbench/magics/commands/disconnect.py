@@ -16,7 +16,11 @@ if TYPE_CHECKING:
 @argument("names", nargs="*", metavar="NAME", help="The servers to disconnect.")
 @argument("--all", action="store_true", help="Disconnect every server (except 'notebook').")
 def disconnect(state: KernelState, line: str) -> None:
-    """Disconnect servers: stop their processes and remove their tools from the registry."""
+    """Disconnect servers: stop their processes and remove their tools from the registry.
+
+    Naming 'notebook' drops the tools of every %%tool cell; re-run a cell to serve its
+    tools again. --all leaves 'notebook' alone.
+    """
     args = parse_line(disconnect, line)
     if bool(args.names) == args.all:
         raise fail("%mcp disconnect: give server names or --all (not both).")
