@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,10 +19,10 @@ from typing import Any
 
 from workbench.__about__ import __version__
 from workbench.errors import ConnectionFailedError
-from workbench.mcp.bridge import start_daemon_thread
 from workbench.mcp.failures import explain_call_failure, explain_connect_failure, innermost
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
+from workbench.mcp.warm_up import warm_up_result_validation
 from workbench.tools.schema import ErrorKind, Observation
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
@@ -93,16 +92,13 @@ class Connection:
         await self._drop_client()
         self.status = Status.CONNECTING
         self._http_status = None
-        if self.spec.transport != "in-process":
-            # The server starts in another process: the import can overlap it. An in-process
-            # server would compete with the import for this process instead.
-            _warm_up_result_validation()
+        # A short import (see warm_up.py) that overlaps the server's start.
+        warm_up_result_validation()
         try:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self.spec.connect_timeout)
             self.instructions = self._client.instructions
             await self.refresh_tools()
-            _warm_up_result_validation()
         except BaseException as error:
             message = explain_connect_failure(
                 self.spec,
@@ -209,22 +205,6 @@ class Connection:
             self._on_log(
                 LogRecord(self.name, level, getattr(message, "logger", None), message.data)
             )
-
-
-_warmed_up = False
-
-
-def _warm_up_result_validation() -> None:
-    """Import ``jsonschema`` in the background, once, while or after a server connects.
-
-    The MCP SDK validates structured results with it, imported on the first such call; in
-    a Jupyter environment that import costs seconds (it loads rfc3987-syntax, which builds a
-    grammar), which would otherwise land on the user's first call.
-    """
-    global _warmed_up
-    if not _warmed_up:
-        _warmed_up = True
-        start_daemon_thread(importlib.import_module, "jsonschema", name="workbench-warm-up")
 
 
 def _progress_handler(callback: ProgressCallback | None) -> Any:
