@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from workbench.errors import ListenerWarning
 from workbench.history import History
 from workbench.tools import ErrorKind, Observation
 
@@ -33,3 +36,29 @@ def test_subscribers_hear_each_call_until_they_unsubscribe() -> None:
     history.record("demo.add", "demo", {"a": 2}, Observation.from_text("3"))
     assert heard == [(1, "ok"), (2, "tool_error")]
     assert len(history) == 3
+
+
+def test_f19_export_writes_valid_json_and_says_where_numbers_became_null(
+    tmp_path: Path,
+) -> None:
+    history = History()
+    history.record(
+        "s.add", "s", {"a": float("nan"), "b": [1, float("inf")]}, Observation.from_text("x")
+    )
+    history.record("s.ok", "s", {"a": 1.5}, Observation.from_text("fine"))
+    text = history.export(tmp_path / "calls.json").read_text()
+    exported = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in the file"))
+    assert exported[0]["arguments"] == {"a": None, "b": [1, None]}
+    assert exported[0]["note"] == (
+        "Numbers JSON cannot hold (NaN, infinities) are written as null: "
+        "arguments.a (nan), arguments.b[1] (inf)."
+    )
+    assert exported[1]["arguments"] == {"a": 1.5} and "note" not in exported[1]
+
+
+def test_f19_a_raising_subscriber_never_breaks_a_call() -> None:
+    history = History()
+    history.subscribe(lambda call: 1 / 0)
+    with pytest.warns(ListenerWarning, match="ZeroDivisionError"):
+        recorded = history.record("s.add", "s", {}, Observation.from_text("3"))
+    assert recorded.status == "ok" and list(history) == [recorded]

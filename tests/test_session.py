@@ -440,3 +440,95 @@ def test_interpreter_exit_leaves_no_server_process(tmp_path: Path) -> None:
             and "Z" not in (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:1])
         )
         assert not alive, f"server process {pid} outlived the interpreter"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ([1, 2], "(arguments): must be a JSON object"),
+        ("a=1", "(arguments): must be a JSON object"),
+        ({1: 1, "a": 1, "b": 2}, "1: a name must be text, not int"),
+        ({"a": object(), "b": 2}, "a: object <object object"),
+        ({"a": {1, 2}, "b": 2}, "a: set {1, 2} is not a JSON value"),
+        ({"a": b"1", "b": 2}, "a: bytes b'1' is not a JSON value"),
+        ({"a": float("nan"), "b": 2}, "a: NaN is not a number JSON can hold"),
+        ({"a": float("-inf"), "b": 2}, "a: an infinity is not a number JSON can hold"),
+    ],
+)
+def test_f4_arguments_that_are_not_a_json_object_are_recorded_invalid_arguments(
+    demo: Workbench, arguments: object, says: str
+) -> None:
+    observation = demo.call("demo.add", arguments)  # type: ignore[arg-type]
+    assert observation.error_kind is ErrorKind.INVALID_ARGUMENTS
+    assert says in observation.text and "\n" not in observation.text
+    (recorded,) = demo.history
+    assert (recorded.tool_id, recorded.status) == ("demo.add", "invalid_arguments")
+    json.dumps(recorded.arguments)  # kept as data the history can export
+
+
+@pytest.mark.parametrize("tool_id", [None, 5, ["demo.add"]])
+def test_f4_a_tool_id_that_is_not_text_is_recorded_with_a_readable_id(
+    demo: Workbench, tool_id: object
+) -> None:
+    observation = demo.call(tool_id, {"a": 1, "b": 2})  # type: ignore[arg-type]
+    assert observation.error_kind is ErrorKind.INVALID_ARGUMENTS
+    assert "A tool id is text" in observation.text
+    (recorded,) = demo.history
+    assert recorded.tool_id == repr(tool_id) and recorded.status == "invalid_arguments"
+
+
+def test_f4_every_way_of_calling_answers_bad_input_with_an_observation(demo: Workbench) -> None:
+    submitted = demo.submit("demo.add", [1, 2])  # type: ignore[arg-type]
+    awaited = asyncio.run(demo.acall(None, {}))  # type: ignore[arg-type]
+    assert submitted.result(timeout=10).error_kind is ErrorKind.INVALID_ARGUMENTS
+    assert awaited.error_kind is ErrorKind.INVALID_ARGUMENTS
+    assert [call.status for call in demo.history] == ["invalid_arguments"] * 2
+
+
+@pytest.mark.parametrize(
+    ("timeout", "says"),
+    [
+        (0, "timeout: must be more than 0 seconds, not 0"),
+        (-1, "timeout: must be more than 0 seconds, not -1"),
+        (float("nan"), "timeout: NaN is not a number of seconds"),
+        (float("inf"), "timeout: must be a finite number"),
+        ("1", "timeout: must be a number of seconds, not str '1'"),
+        (True, "timeout: must be a number of seconds, not bool True"),
+    ],
+)
+def test_f5_a_bad_per_call_timeout_is_a_recorded_invalid_arguments_observation(
+    demo: Workbench, timeout: object, says: str
+) -> None:
+    started = time.perf_counter()
+    observation = demo.call(
+        "demo.slow_count",
+        {"seconds": 5, "steps": 5},
+        timeout=timeout,  # type: ignore[arg-type]
+    )
+    assert time.perf_counter() - started < 2  # refused at once: 0 is never "no limit"
+    assert observation.error_kind is ErrorKind.INVALID_ARGUMENTS and says in observation.text
+    assert [call.status for call in demo.history] == ["invalid_arguments"]
+
+
+def test_f16_closing_with_calls_in_flight_gives_cancelled_observations(wb: Workbench) -> None:
+    wb.connect("demo")
+    wb.connect("stdio", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
+    progress: list[str] = []
+    futures = [
+        wb.submit(
+            tool,
+            {"seconds": 30, "steps": 60},
+            on_progress=lambda done, total, message, tool=tool: progress.append(tool),
+        )
+        for tool in ("demo.slow_count", "stdio.slow_count")
+    ]
+    deadline = time.monotonic() + 20
+    while set(progress) != {"demo.slow_count", "stdio.slow_count"}:
+        assert time.monotonic() < deadline, "the calls never started"
+        time.sleep(0.05)
+    wb.close()
+    for future in futures:
+        observation = future.result(timeout=10)
+        assert observation.error_kind is ErrorKind.CANCELLED
+        assert "cancelled when the Workbench was closed" in observation.text
+    assert sorted(call.status for call in wb.history) == ["cancelled", "cancelled"]

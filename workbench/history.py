@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -80,9 +81,19 @@ class History:
             return list(self._calls if count is None else self._calls[-count:])
 
     def export(self, path: str | Path) -> Path:
-        """Write every call as JSON (arguments, status, timings and Observations)."""
+        """Write every call as JSON (arguments, status, timings and Observations).
+
+        JSON has no NaN or infinities: such numbers are written as null, and the call that
+        held them gets a ``note`` naming where, so the file stays valid and says so."""
+        calls = []
+        for call in self.last():
+            replaced: list[str] = []
+            data = _finite(call.to_dict(), "", replaced)
+            if replaced:
+                data["note"] = NON_FINITE_NOTE + ", ".join(replaced) + "."
+            calls.append(data)
         target = Path(path)
-        target.write_text(json.dumps([call.to_dict() for call in self.last()], indent=2))
+        target.write_text(json.dumps(calls, indent=2, allow_nan=False))
         return target
 
     def __iter__(self) -> Iterator[ToolCall]:
@@ -93,3 +104,21 @@ class History:
 
     def __getitem__(self, index: int) -> ToolCall:
         return self._calls[index]
+
+
+NON_FINITE_NOTE = "Numbers JSON cannot hold (NaN, infinities) are written as null: "
+
+
+def _finite(value: Any, path: str, replaced: list[str]) -> Any:
+    """``value`` with every NaN and infinity made None; their paths go to ``replaced``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        replaced.append(f"{path} ({value})")
+        return None
+    if isinstance(value, dict):
+        return {
+            key: _finite(item, f"{path}.{key}" if path else str(key), replaced)
+            for key, item in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_finite(item, f"{path}[{index}]", replaced) for index, item in enumerate(value)]
+    return value

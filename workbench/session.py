@@ -36,7 +36,7 @@ from workbench.mcp.connection import LOG_LEVELS, LogRecord, ProgressCallback
 from workbench.mcp.manager import ConnectionManager, ServerInfo
 from workbench.mcp.spec import ServerSpec, server_spec
 from workbench.names import LOCAL_SERVER
-from workbench.registry import Registry, ToolEntry
+from workbench.registry import Registry, ToolEntry, call_input
 from workbench.registry.proxy import ToolProxy
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import tool as make_tool
@@ -309,30 +309,57 @@ class Workbench:
         on_progress: ProgressCallback | None,
         on_log: LogCallback | None,
     ) -> Observation:
-        raw = dict(arguments or {})
+        # Whatever a caller hands over, the call ends as a recorded Observation.
+        raw = call_input.recordable(arguments)
+        bad_id = call_input.tool_id_problem(tool_id)
+        if bad_id is not None:
+            readable = call_input.shown(tool_id)
+            return self._refuse(readable, "", raw, ErrorKind.INVALID_ARGUMENTS, bad_id)
         try:
             entry = self.registry.get(tool_id)
         except (ToolNotFoundError, AmbiguousToolError) as error:
-            observation = Observation.error(ErrorKind.NOT_FOUND, str(error), duration=0.0)
-            self.history.record(tool_id, tool_id.partition(".")[0], raw, observation)
-            return observation
+            server = tool_id.partition(".")[0]
+            return self._refuse(tool_id, server, raw, ErrorKind.NOT_FOUND, str(error))
+        problems = call_input.argument_problems(arguments)
+        bad_timeout = call_input.timeout_problem(timeout)
+        if bad_timeout is not None:
+            problems.append(("timeout", bad_timeout))
+        if problems:
+            message = str(InvalidArgumentsError(entry.id, problems))
+            return self._refuse(entry.id, entry.server, raw, ErrorKind.INVALID_ARGUMENTS, message)
         started = time.perf_counter()
         stop_logs = self._follow_call_logs(entry.server, on_log)
         try:
             observation = await self._dispatch(entry, raw, timeout, on_progress)
             observation = observation.model_copy(update={"tool_id": entry.id})
         except asyncio.CancelledError:
-            cancelled = Observation.error(
-                ErrorKind.CANCELLED,
-                f"{entry.id} was cancelled.",
-                duration=time.perf_counter() - started,
-            )
+            cancelled = self._cancelled(entry, started)
             self.history.record(entry.id, entry.server, raw, cancelled)
             raise
         finally:
             stop_logs()
+        if self._closed and observation.is_error:
+            # Closing the Workbench ended this call; it did not fail on its own (F16).
+            observation = self._cancelled(entry, started, " when the Workbench was closed")
         self.history.record(entry.id, entry.server, raw, observation)
         return observation
+
+    def _refuse(
+        self, tool_id: str, server: str, raw: dict[str, Any], kind: ErrorKind, message: str
+    ) -> Observation:
+        """A call that never started: recorded with its reason, like any other call."""
+        observation = Observation.error(kind, message, duration=0.0)
+        self.history.record(tool_id, server, raw, observation)
+        return observation
+
+    @staticmethod
+    def _cancelled(entry: ToolEntry, started: float, why: str = "") -> Observation:
+        return Observation.error(
+            ErrorKind.CANCELLED,
+            f"{entry.id} was cancelled{why}.",
+            duration=time.perf_counter() - started,
+            tool_id=entry.id,
+        )
 
     async def _dispatch(
         self,
@@ -345,6 +372,9 @@ class Workbench:
             action = entry.action_from_arguments(raw)
         except InvalidArgumentsError as error:
             return Observation.error(ErrorKind.INVALID_ARGUMENTS, str(error), duration=0.0)
+        except (TypeError, ValueError) as error:  # a model that refuses what the schema took
+            message = f"Invalid arguments for {entry.id}: {' '.join(str(error).split())}"
+            return Observation.error(ErrorKind.INVALID_ARGUMENTS, message, duration=0.0)
         if entry.server in self._manager:
             connection = self._manager.get(entry.server)
             return await connection.call(

@@ -111,3 +111,15 @@ def test_workbench_errors_become_usage_errors_themselves() -> None:
         raise ToolNotFoundError("nope", ["demo.add"])
     assert type(caught.value) is UsageError
     assert str(caught.value) == "No tool named 'nope'. Did you mean: demo.add?"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['demo.add {"a": 1, "a": 2}', 'demo.add {"a": 1, "b": {"c": 1, "c": 2}}'],
+)
+def test_f4_json_duplicate_keys_are_refused_like_a_pair_given_twice(line: str) -> None:
+    with pytest.raises(UsageError, match=r"is given twice in \{") as caught:
+        tokenize(line, json_objects=True)
+    assert type(caught.value) is UsageError and "\n" not in str(caught.value)
+    with pytest.raises(UsageError, match="c is given twice"):
+        json_or_text('{"c": 1, "c": 2}')  # a JSON value of one key=value pair too

@@ -7,7 +7,16 @@ from typing import Any
 import pytest
 
 from workbench import Registry
-from workbench.registry.search import SearchIndex, shorten, stem, words
+from workbench.registry.search import (
+    MAX_QUERY_TERMS,
+    TYPO_MAX_LENGTH,
+    SearchIndex,
+    SearchResults,
+    shorten,
+    stem,
+    words,
+)
+from workbench.registry.vocabulary import deletions
 
 
 def make(name: str, description: str = "", **extra: Any) -> dict[str, Any]:
@@ -208,3 +217,25 @@ def test_index_scales_to_thousands_of_tools() -> None:
     assert len(registry) == 3001
     assert registry.search("frobnicate widgets")[0].id == "special.frobnicate_widget"
     assert len(registry.search("thing", limit=15)) == 15
+
+
+def test_f10_a_100000_character_query_answers_with_bounded_typo_work(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import workbench.registry.search as search_module
+
+    typo_words: list[int] = []  # the length of every word whose deletions are made
+
+    def counted(term: str) -> set[str]:
+        typo_words.append(len(term))
+        return deletions(term)
+
+    monkeypatch.setattr(search_module, "deletions", counted)
+    one_word = registry.search("q" * 100_000)
+    assert isinstance(one_word, SearchResults) and one_word.no_good_match
+    sentence = registry.search("read the file contents " + "qwertzuiop " * 10_000)
+    assert len("qwertzuiop " * 10_000) == 110_000
+    assert sentence[0].id == "filesystem.read_file"
+    assert typo_words, "typo fixes were never tried"
+    assert max(typo_words) <= TYPO_MAX_LENGTH + 1  # the index's words, the query's
+    assert len(typo_words) <= len(registry._index._postings) + 2 * MAX_QUERY_TERMS  # type: ignore[attr-defined]

@@ -19,7 +19,25 @@ from workbench.errors import WorkbenchError
 SHOWN = 60
 """Characters of a person's input quoted back in an error message."""
 
-_DECODER = json.JSONDecoder()
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a name given twice is refused, as ``a=1 a=2`` is,
+    instead of the last one silently winning."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKeyError(key)
+        found[key] = value
+    return found
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_refuse_duplicates)
 _ESCAPABLE = frozenset("\"'\\ \t")
 _NO_JSON = object()
 
@@ -108,6 +126,8 @@ def _json_token(line: str, start: int) -> tuple[Token, int]:
             f"Bad JSON object: {error.msg} at character {error.pos - start + 1} of "
             f"{one_line(line[start:])}"
         ) from None
+    except _DuplicateKeyError as error:
+        raise fail(f"{one_line(error.key)} is given twice in {one_line(line[start:])}") from None
     if end < len(line) and not line[end].isspace():
         raise fail(f"Unexpected text right after a JSON object: {one_line(line[end:])}")
     return Token(line[start:end], line[start:end], value), end
@@ -117,7 +137,9 @@ def json_or_text(text: str) -> Any:
     """A value written on the line: JSON when it parses (numbers, booleans, null, lists,
     objects, quoted strings), the text itself otherwise."""
     try:
-        return json.loads(text)
+        return _DECODER.decode(text)
+    except _DuplicateKeyError as error:
+        raise fail(f"{one_line(error.key)} is given twice in {one_line(text)}") from None
     except ValueError:
         return text
 

@@ -23,6 +23,7 @@ from workbench.mcp.failures import explain_call_failure, explain_connect_failure
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
 from workbench.mcp.warm_up import warm_up_result_validation
+from workbench.registry.call_input import timeout_problem
 from workbench.tools.schema import ErrorKind, Observation
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
@@ -134,8 +135,13 @@ class Connection:
     ) -> Observation:
         """Call a tool; every failure becomes an error Observation.
 
-        A connection found dead is reconnected once before the call.
+        A connection found dead is reconnected once before the call. A ``timeout`` that is
+        no positive number of seconds is refused: 0 never means "no limit".
         """
+        bad_timeout = timeout_problem(timeout)
+        if bad_timeout is not None:
+            message = f"Invalid arguments for {self.name}.{tool}: timeout: {bad_timeout}"
+            return Observation.error(ErrorKind.INVALID_ARGUMENTS, message, duration=0.0)
         started = time.perf_counter()
         if self.status is not Status.CONNECTED:
             try:

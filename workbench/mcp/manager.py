@@ -64,15 +64,32 @@ class ConnectionManager:
         return [_info(self._connections[name]) for name in sorted(self._connections)]
 
     async def open(self, spec: ServerSpec) -> ServerInfo:
-        """Connect (replacing any connection of that name); a failure stays listed."""
+        """Connect, replacing any connection of that name only once the new one works.
+
+        A failed re-connect leaves a working connection (and its tools) as it was and
+        raises; with nothing working to keep, the failure stays listed and no tools of that
+        name stay in the registry.
+        """
         old = self._connections.get(spec.name)
-        if old is not None:
-            await old.close()
         connection = Connection(
             spec, on_tools=self.registry.set_tools, on_log=self._on_log, log_level=self._log_level
         )
+        if old is None:
+            self._connections[spec.name] = connection
+        try:
+            await connection.open()
+        except BaseException:
+            if old is not None and old.status is Status.CONNECTED:
+                self.registry.set_tools(spec.name, old.tools)  # in case the new one listed some
+            else:
+                self._connections[spec.name] = connection
+                self.registry.remove_server(spec.name)
+                if old is not None:
+                    await old.close()
+            raise
         self._connections[spec.name] = connection
-        await connection.open()
+        if old is not None:
+            await old.close()
         return _info(connection)
 
     async def open_many(self, specs: Sequence[ServerSpec]) -> list[ServerInfo | BaseException]:

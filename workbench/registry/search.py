@@ -49,6 +49,12 @@ PREFIX_DISCOUNT = 0.7
 NAME_COVERAGE_BONUS = 0.5
 NO_GOOD_MATCH_COVERAGE = 0.4
 TYPO_MIN_LENGTH = 4
+TYPO_MAX_LENGTH = 20
+"""Longer words get no typo fixes: the work grows with the square of a word's length."""
+MAX_QUERY_CHARS = 1_000
+"""Characters of a query read; the rest of a pasted page is ignored."""
+MAX_QUERY_TERMS = 32
+"""Distinct query terms looked up; more add little to a ranking and cost a pass each."""
 DESCRIPTION_LIMIT = 200
 
 _SERVER_FILTER = re.compile(r"\bserver:(\S+)")
@@ -251,9 +257,13 @@ class SearchIndex:
 
         text, named = split_server_filter(query)
         server = server or named
-        raw = words(text)
+        # Bounded work whatever was typed or pasted (F10): a query's first characters, its
+        # first distinct terms.
+        raw = words(text[:MAX_QUERY_CHARS])
         query_terms = [stem(word) for word in raw if word not in STOPWORDS]
         query_terms += self._compounds(raw)
+        if len(query_terms) > MAX_QUERY_TERMS:
+            query_terms = list(dict.fromkeys(query_terms))[:MAX_QUERY_TERMS]
         routes = {
             term: self._routes(term, allow_prefix=position == len(query_terms) - 1)
             for position, term in enumerate(query_terms)
@@ -303,7 +313,7 @@ class SearchIndex:
 
     def _typo_fixes(self, term: str) -> list[str]:
         """Index terms one edit away (insertion, deletion, substitution or swap)."""
-        if len(term) < TYPO_MIN_LENGTH:
+        if not TYPO_MIN_LENGTH <= len(term) <= TYPO_MAX_LENGTH:
             return []
         self._sorted_vocabulary()
         keys = self._typo_keys
@@ -319,7 +329,7 @@ class SearchIndex:
             self._vocabulary = sorted(self._postings)
             keys: dict[str, set[str]] = {}
             for term in self._vocabulary:
-                if len(term) >= TYPO_MIN_LENGTH - 1:
+                if TYPO_MIN_LENGTH - 1 <= len(term) <= TYPO_MAX_LENGTH + 1:
                     for deleted in deletions(term):
                         keys.setdefault(deleted, set()).add(term)
             self._typo_keys = keys
