@@ -21,6 +21,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.__about__": set(),
     "workbench.errors": set(),
     "workbench.names": {"workbench.errors"},
+    "workbench.secrets": set(),
     "workbench.listeners": {"workbench.errors"},
     "workbench.tools": {"workbench.errors"},
     "workbench.registry": {
@@ -33,6 +34,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.display": {
         "workbench.errors",
         "workbench.names",
+        "workbench.secrets",
         "workbench.tools",
         "workbench.registry",
         "workbench.history",
@@ -41,15 +43,17 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.__about__",
         "workbench.errors",
         "workbench.names",
+        "workbench.secrets",
         "workbench.listeners",
         "workbench.tools",
         "workbench.registry",
     },
-    "workbench.config": {"workbench.errors", "workbench.mcp"},
+    "workbench.config": {"workbench.errors", "workbench.secrets", "workbench.mcp"},
     # The one facade. It opens a browser (``Workbench.browse``), hence the widgets.
     "workbench.session": {
         "workbench.errors",
         "workbench.names",
+        "workbench.secrets",
         "workbench.listeners",
         "workbench.tools",
         "workbench.registry",
@@ -72,6 +76,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.magics": {
         "workbench.errors",
         "workbench.names",
+        "workbench.secrets",
         "workbench.tools",
         "workbench.registry",
         "workbench.display",

@@ -1,7 +1,9 @@
 """mcp.json readers: the config files people already have, one ServerSpec per server.
 
 Formats: Claude Desktop / Cursor (``{"mcpServers": {...}}``) and VS Code
-(``{"servers": {...}}`` with ``type``). Strings may use ``${env:VAR}`` or ``${VAR}``.
+(``{"servers": {...}}`` with ``type``, JSONC comments and trailing commas, ``envFile``).
+Strings may use ``${env:VAR}`` or ``${VAR}``. Each entry is judged alone: a bad one is a
+ConfigError naming it, and the caller lists it as failed while the others connect.
 """
 
 from __future__ import annotations
@@ -17,52 +19,115 @@ from workbench.errors import ConfigError, WorkbenchError
 from workbench.mcp.spec import ServerSpec, server_spec
 
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+_ENV_LINE = re.compile(r"(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)")
 
 
-def expand(value: str, environ: Mapping[str, str] | None = None) -> str:
-    """Replace ``${env:VAR}`` and ``${VAR}``; an unset variable is an error naming it."""
+def expand(
+    value: str, environ: Mapping[str, str] | None = None, found: list[str] | None = None
+) -> str:
+    """Replace ``${env:VAR}`` and ``${VAR}``; an unset variable is an error naming it.
+    The values put in are appended to ``found`` (they are shown masked, never printed)."""
     source = os.environ if environ is None else environ
 
     def substitute(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in source:
             raise ConfigError(f"environment variable {name} is not set")
+        if found is not None:
+            found.append(source[name])
         return source[name]
 
     return _VARIABLE.sub(substitute, value)
 
 
-def read_config(path: str | Path) -> dict[str, dict[str, Any]]:
-    """The raw server entries of a config file, by name (disabled ones left out)."""
+def read_config(path: str | Path) -> dict[str, Any]:
+    """The raw server entries of a config file, by name (disabled ones left out). An entry
+    may be anything the file holds: ``spec_from_entry`` judges each one alone."""
     file = Path(path).expanduser()
+    where = repr(str(file))
     try:
-        data = json.loads(file.read_text())
+        text = file.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
-        raise ConfigError(f"Config file {str(file)!r} does not exist.") from None
+        raise ConfigError(f"Config file {where} does not exist.") from None
+    except IsADirectoryError:
+        raise ConfigError(f"Config file {where} is a directory, not a file.") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"Config file {where} is not UTF-8 text (byte {error.start} cannot be read)."
+        ) from None
+    except OSError as error:
+        raise ConfigError(f"Config file {where} cannot be read: {error.strerror}.") from None
+    try:
+        data = json.loads(strip_jsonc(text))
     except json.JSONDecodeError as error:
-        raise ConfigError(f"Config file {str(file)!r} is not valid JSON: {error}.") from None
+        raise ConfigError(f"Config file {where} is not valid JSON: {error}.") from None
     servers = data.get("mcpServers", data.get("servers")) if isinstance(data, dict) else None
     if not isinstance(servers, dict):
         raise ConfigError(
-            f"Config file {str(file)!r} has neither an 'mcpServers' (Claude Desktop, Cursor) "
+            f"Config file {where} has neither an 'mcpServers' (Claude Desktop, Cursor) "
             "nor a 'servers' (VS Code) object."
         )
     return {
         name: entry
         for name, entry in servers.items()
-        if isinstance(entry, dict) and not entry.get("disabled")
+        if not (isinstance(entry, dict) and entry.get("disabled"))
     }
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments (``//``, ``/* */``) and trailing commas, as VS Code writes it, as
+    plain JSON. Strings are copied untouched; positions of errors stay on the same line."""
+    out: list[str] = []
+    index, size = 0, len(text)
+    while index < size:
+        char = text[index]
+        if char == '"':
+            end = index + 1
+            while end < size and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[index : end + 1])
+            index = end + 1
+        elif text.startswith("//", index):
+            end = text.find("\n", index)
+            index = size if end < 0 else end
+        elif text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            comment = text[index : size if end < 0 else end + 2]
+            out.append("\n" * comment.count("\n") or " ")
+            index += len(comment)
+        elif char == ",":
+            rest = index + 1
+            while True:
+                while rest < size and text[rest].isspace():
+                    rest += 1
+                if text.startswith("//", rest):
+                    newline = text.find("\n", rest)
+                    rest = size if newline < 0 else newline
+                elif text.startswith("/*", rest):
+                    close = text.find("*/", rest + 2)
+                    rest = size if close < 0 else close + 2
+                else:
+                    break
+            if rest >= size or text[rest] not in "]}":
+                out.append(char)
+            index += 1
+        else:
+            out.append(char)
+            index += 1
+    return "".join(out)
 
 
 def spec_from_entry(
     name: str,
-    entry: Mapping[str, Any],
+    entry: object,
     *,
     base_dir: Path | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> ServerSpec:
     """One config entry as a ServerSpec; raises ConfigError naming the server and why."""
     try:
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"the entry must be an object, not {_kind(entry)}")
         return _spec(name, entry, base_dir, environ)
     except WorkbenchError as error:  # ConfigError, or the settings' own check
         reason = str(error).rstrip(".")
@@ -75,36 +140,85 @@ def _spec(
     base_dir: Path | None,
     environ: Mapping[str, str] | None,
 ) -> ServerSpec:
-    def text(value: Any) -> str:
-        return expand(str(value), environ)
+    found: list[str] = []
+
+    def text(key: str, value: Any) -> str:
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise ConfigError(f"{key} must be a string, not {_kind(value)}")
+        return expand(str(value), environ, found)
 
     kind = str(entry.get("type", "")).lower()
-    timeout = _number(entry, "timeout")
-    if "url" in entry or kind in {"http", "streamable-http", "streamablehttp"}:
+    timeout, connect_timeout = _number(entry, "timeout"), _number(entry, "connectTimeout")
+    if "url" in entry or kind in {"http", "streamable-http", "streamablehttp", "sse"}:
         if "url" not in entry:
-            raise ConfigError("type is http but there is no 'url'")
+            raise ConfigError(f"type is {kind} but there is no 'url'")
         if kind == "sse":
             raise ConfigError("the SSE transport is deprecated; use streamable HTTP")
-        return server_spec(
-            name,
-            url=text(entry["url"]),
-            headers={k: text(v) for k, v in dict(entry.get("headers") or {}).items()},
-            timeout=timeout,
-        )
+        headers = _strings(entry, "headers", text)
+        return server_spec(name, url=text("url", entry["url"]), headers=headers,
+                           shown=str(entry["url"]), secrets=found, timeout=timeout,
+                           connect_timeout=connect_timeout)  # fmt: skip
     if "command" not in entry:
         raise ConfigError("it has neither a 'command' nor a 'url'")
+    args = entry.get("args") or []
+    if not isinstance(args, list):
+        hint = f"; write {args.split()!r}" if isinstance(args, str) else ""
+        raise ConfigError(f"args must be a list of strings, not {_kind(args)}{hint}")
+    command = text("command", entry["command"])
+    words = [text("args", arg) for arg in args]
+    env = {**_env_file(entry, base_dir, text), **_strings(entry, "env", text)}
     cwd = entry.get("cwd")
-    if cwd is not None and base_dir is not None:
-        cwd = str((base_dir / text(cwd)).resolve())
-    return server_spec(
-        name,
-        command=text(entry["command"]),
-        args=[text(arg) for arg in entry.get("args") or ()],
-        env={k: text(v) for k, v in dict(entry.get("env") or {}).items()},
-        cwd=cwd,
-        timeout=timeout,
-        connect_timeout=_number(entry, "connectTimeout"),
-    )
+    if cwd is not None:
+        cwd = text("cwd", cwd)
+        if base_dir is not None:
+            cwd = str((base_dir / cwd).resolve())
+    inherit = entry.get("inheritEnv", False)
+    if not isinstance(inherit, bool):
+        raise ConfigError(f"inheritEnv must be true or false, not {_kind(inherit)}")
+    shown = " ".join(str(word) for word in [entry["command"], *args])
+    return server_spec(name, command=command, args=words, env=env, cwd=cwd,
+                       inherit_env=inherit, shown=shown, secrets=found, timeout=timeout,
+                       connect_timeout=connect_timeout)  # fmt: skip
+
+
+def _strings(entry: Mapping[str, Any], key: str, text: Any) -> dict[str, str]:
+    """``env`` or ``headers``: an object of strings (expanded), or a clear error."""
+    value = entry.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key} must be an object of names to strings, not {_kind(value)}")
+    return {str(name): text(f"{key}.{name}", item) for name, item in value.items()}
+
+
+def _env_file(entry: Mapping[str, Any], base_dir: Path | None, text: Any) -> dict[str, str]:
+    """VS Code's ``envFile``: ``KEY=VALUE`` lines (``#`` comments), relative to the config
+    file's folder. A missing file is an error naming it."""
+    given = entry.get("envFile")
+    if given is None:
+        return {}
+    path = Path(text("envFile", given)).expanduser()
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError):
+        raise ConfigError(
+            f"envFile {str(path)!r} cannot be read (missing, or not a text file)"
+        ) from None
+    env: dict[str, str] = {}
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _ENV_LINE.fullmatch(line)
+        if match is None:
+            raise ConfigError(f"envFile {str(path)!r} line {number} is not KEY=VALUE")
+        key, value = match.groups()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        env[key] = value
+    return env
 
 
 def _number(entry: Mapping[str, Any], key: str) -> float | None:
@@ -112,7 +226,16 @@ def _number(entry: Mapping[str, Any], key: str) -> float | None:
     value = entry.get(key)
     if value is None:
         return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{key} must be a number of seconds, not {value!r}") from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{key} must be a number of seconds, not {_kind(value)}")
+    return float(value)
+
+
+def _kind(value: object) -> str:
+    """A value's JSON kind for messages (never the value: it may be a secret)."""
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true/false"
+    names = {dict: "an object", list: "a list", type(None): "null"}
+    return names.get(type(value), "a number" if isinstance(value, int | float) else "a value")

@@ -103,16 +103,24 @@ class Workbench:
         server: Any = None,
         timeout: float | None = None,
         connect_timeout: float | None = None,
+        inherit_env: bool = False,
+        shown: str | None = None,
     ) -> ServerInfo:
         """Connect a server by name: a stdio ``command``, an HTTP ``url``, an in-process
         FastMCP ``server``, or ``"demo"`` (the embedded demo server).
 
         ``timeout`` is the default per-call timeout of this server (60 s);
-        ``connect_timeout`` bounds the start (30 s). Raises ConnectionFailedError saying why.
+        ``connect_timeout`` bounds the start (30 s). A stdio server gets only HOME, PATH,
+        locale and the like of the kernel's environment, plus ``env``; ``inherit_env=True``
+        gives it every variable, the kernel's tokens too (risky: only for servers you
+        trust). ``shown`` is how tables and errors show the target, e.g. the URL as
+        written with its ``${env:KEY}`` templates (their values are never printed).
+        Raises ConnectionFailedError saying why.
         """
         spec = server_spec(name, command=command, args=args, env=env, cwd=cwd, url=url,
                            headers=headers, token=token, server=server, timeout=timeout,
-                           connect_timeout=connect_timeout)  # fmt: skip
+                           connect_timeout=connect_timeout, inherit_env=inherit_env,
+                           shown=shown)  # fmt: skip
         return self._run(self._manager.open(spec))
 
     def connect_config(
@@ -120,8 +128,10 @@ class Workbench:
     ) -> list[ServerInfo]:
         """Connect the servers of an mcp.json file (all, or ``names``) concurrently.
 
-        Each becomes its own named connection. One that fails stays listed with its error
-        (and a ConnectionWarning says so) while the others connect.
+        Each becomes its own named connection. One that fails, or whose entry is wrong
+        (a ConfigError naming it), stays listed as failed with its reason (and a
+        ConnectionWarning says so) while the others connect. Errors of the file itself
+        are a one-line ConfigError.
         """
         entries = read_config(path)
         wanted = list(names) if names is not None else list(entries)
@@ -131,15 +141,21 @@ class Workbench:
                 f"No server named {', '.join(map(repr, missing))} in {str(path)!r} "
                 f"(it has: {', '.join(entries) or 'none'})."
             )
-        specs = [
-            spec_from_entry(name, entries[name], base_dir=Path(path).expanduser().parent)
-            for name in wanted
-        ]
+        specs: list[ServerSpec] = []
+        refused: dict[str, ServerInfo] = {}
+        base_dir = Path(path).expanduser().parent
+        for name in wanted:
+            try:
+                specs.append(spec_from_entry(name, entries[name], base_dir=base_dir))
+            except ConfigError as error:
+                refused[name] = ServerInfo(name, "config", "", "failed", 0, str(error), None)
+                warnings.warn(str(error), ConnectionWarning, stacklevel=2)
         outcomes = self._run(self._manager.open_many(specs))
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 warnings.warn(str(outcome), ConnectionWarning, stacklevel=2)
-        return [info for info in self.servers() if info.name in wanted]
+        rows = {info.name: info for info in self.servers()} | refused
+        return [rows[name] for name in wanted if name in rows]
 
     def disconnect(self, *names: str) -> None:
         """Close connections (stopping their processes) and drop their tools from the

@@ -60,3 +60,74 @@ def test_the_demo_takes_no_process_settings() -> None:
 def test_the_name_is_checked_first() -> None:
     with pytest.raises(ServerNameError):
         server_spec("a.b", command="x")
+
+
+# -- F2: a stdio server gets a minimal environment -----------------------------------------
+
+KERNEL_SECRETS = {
+    "JUPYTERHUB_API_TOKEN": "hub-secret-1",
+    "OPENAI_API_KEY": "sk-secret-2",
+    "AWS_SECRET_ACCESS_KEY": "aws-secret-3",
+    "SOME_APP_SETTING": "x",
+}
+
+
+def test_f2_a_stdio_child_gets_only_harmless_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in {**KERNEL_SECRETS, "LANG": "C.UTF-8", "LC_TIME": "C", "TZ": "UTC"}.items():
+        monkeypatch.setenv(key, value)
+    env = server_spec("s", command="x", env={"GIVEN": "1"}).child_environment()
+    assert not set(KERNEL_SECRETS) & set(env)
+    assert {"LANG", "LC_TIME", "TZ", "PATH", "GIVEN"} <= set(env)
+    allowed = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANGUAGE", "TZ", "LANG"}
+    assert {key for key in env if not key.startswith("LC_")} <= allowed | {"GIVEN"}
+
+
+def test_f2_inherit_env_passes_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-2")
+    env = server_spec("s", command="x", env={"A": "1"}, inherit_env=True).child_environment()
+    assert env["OPENAI_API_KEY"] == "sk-secret-2" and env["A"] == "1"
+    with pytest.raises(ServerSpecError, match="inherit_env option does not apply to a URL"):
+        server_spec("h", url="https://a.test", inherit_env=True)
+
+
+# -- F3, F6: names -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["../x", "/tmp/escaped_log_probe", "x/y", "a b", "x\n"])
+def test_f3_a_name_that_is_no_identifier_is_refused(name: str) -> None:
+    with pytest.raises(ServerNameError, match="letters, digits") as raised:
+        server_spec(name, command="true")
+    assert "\n" not in str(raised.value)
+
+
+def test_a_non_string_name_is_a_one_line_error() -> None:
+    with pytest.raises(ServerNameError, match="must be a string, not int"):
+        server_spec(5, command="true")  # type: ignore[arg-type]
+
+
+def test_f3_the_log_file_stays_in_the_log_folder() -> None:
+    from workbench.mcp.transports import stderr_log_path
+
+    good = stderr_log_path("time")
+    assert good.name == "time.stderr.log"
+    for hostile in ("../x", "/tmp/escaped", "..", "a/../../b"):
+        path = stderr_log_path(hostile)
+        assert path.parent == good.parent, hostile
+
+
+def test_f6_notebook_is_reserved() -> None:
+    with pytest.raises(ServerNameError, match="'notebook' is reserved") as raised:
+        server_spec("notebook", command="mcp-server-time")
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("settings", [{"command": "true"}, {"url": "https://a.test/mcp"}])
+def test_f6_demo_means_the_demo_server(settings: dict[str, str]) -> None:
+    with pytest.raises(ServerNameError, match="'demo' is reserved for the embedded demo server"):
+        server_spec("demo", **settings)  # type: ignore[arg-type]
+
+
+def test_f9_args_as_a_string_are_refused() -> None:
+    with pytest.raises(ServerSpecError, match="args must be a list of words") as raised:
+        server_spec("s", command="echo", args="hello world")
+    assert "['hello', 'world']" in str(raised.value)

@@ -18,6 +18,7 @@ from workbench.display import markup
 from workbench.display.formatting import first_line, format_duration, format_time, shorten
 from workbench.display.mime import Displayable
 from workbench.display.style import RICH_STYLE, Tone, badge_tone, status_tone
+from workbench.secrets import mask_text
 
 if TYPE_CHECKING:
     from workbench.history import ToolCall
@@ -133,10 +134,10 @@ class ServerTable(TableView):
             (
                 Cell(info.name, "accent", mono=True),
                 Cell(info.transport),
-                Cell(info.target, mono=True),
+                Cell(mask_text(info.target), mono=True),
                 Cell(info.status, status_tone(info.status)),
                 Cell(str(info.tool_count)),
-                Cell(first_line(info.last_error), "error"),
+                Cell(mask_text(first_line(info.last_error)), "error"),
             )
             for info in listed
         ]

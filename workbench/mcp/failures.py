@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.mcp.spec import ServerSpec
+from workbench.secrets import mask_text
 from workbench.tools.schema import ErrorKind
 
 # JSON-RPC codes the MCP SDK uses: a request timed out; the connection closed under it.
@@ -34,7 +35,7 @@ class StderrTail:
         """The paragraph's appendix: nothing when the server wrote nothing."""
         if not self.lines:
             return ""
-        body = "\n".join(f"  {line}" for line in self.lines)
+        body = "\n".join(f"  {mask_text(line)}" for line in self.lines)
         return f"\nLast lines of its stderr (full log: {self.log}):\n{body}"
 
 
@@ -45,13 +46,14 @@ def explain_connect_failure(
     http_status: int | None = None,
     stderr: StderrTail | None = None,
 ) -> str:
-    """Why opening ``spec`` failed, and what to do about it."""
+    """Why opening ``spec`` failed, and what to do about it (never with a secret of it:
+    the server's words and stderr are redacted with what the spec knows is secret)."""
     where = f"Could not connect to server {spec.name!r} ({spec.transport}: {spec.describe()})"
-    tail = str(stderr or "")
+    tail = spec.redact(str(stderr or ""))
     if isinstance(error, FileNotFoundError):
         return (
-            f"{where}: the command {spec.command!r} was not found on PATH. Install it, or "
-            "give its full path."
+            f"{where}: the command {spec.redact(spec.command or '')!r} was not found on PATH. "
+            "Install it, or give its full path."
         )
     if isinstance(error, TimeoutError):
         return (
@@ -63,7 +65,7 @@ def explain_connect_failure(
         return f"{where}: {http}"
     if spec.transport == "stdio" and is_connection_loss(error):
         return f"{where}: the server process exited while starting." + tail
-    return f"{where}: {innermost(error)}." + tail
+    return f"{where}: {spec.redact(innermost(error))}." + tail
 
 
 def explain_call_failure(
@@ -126,9 +128,10 @@ def is_connection_loss(error: BaseException) -> bool:
 
 
 def innermost(error: BaseException) -> str:
-    """The error's own words, without FastMCP's generic prefix (or its type if silent)."""
+    """The error's own words, without FastMCP's generic prefix (or its type if silent),
+    with secrets masked (URLs with credentials, header values a client rejected)."""
     message = str(error) or type(error).__name__
-    return message.removeprefix("Client failed to connect: ")
+    return mask_text(message.removeprefix("Client failed to connect: "))
 
 
 def error_chain(error: BaseException) -> list[BaseException]:

@@ -7,25 +7,46 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from workbench.errors import ServerSpecError
-from workbench.names import DEMO_SERVER, check_server_name
+from workbench.names import DEMO_SERVER, check_new_server_name
+from workbench.secrets import (
+    hidden_values,
+    mask_args,
+    mask_text,
+    mask_url,
+    redact,
+    template_values,
+)
 
 DEFAULT_CALL_TIMEOUT = 60.0
 DEFAULT_CONNECT_TIMEOUT = 30.0
 
 Transport = Literal["stdio", "http", "in-process"]
 
-# Variables a kernel sets for itself that a server child should not inherit.
-_KERNEL_ONLY_PREFIXES = ("JPY_", "JUPYTER_", "IPY_", "PYDEVD_", "MPLBACKEND", "CLICOLOR")
+# What a stdio child gets of the kernel's environment unless told otherwise: the MCP SDK's
+# default (HOME, LOGNAME, PATH, SHELL, TERM, USER; its Windows list there), locale and time
+# zone. Never the kernel's tokens (JUPYTERHUB_API_TOKEN, OPENAI_API_KEY, ...).
+_PASSED = frozenset({"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LANGUAGE", "TZ"})
+_PASSED_WINDOWS = frozenset({
+    "APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT",
+    "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE",
+})  # fmt: skip
+_PASSED_PREFIXES = ("LC_",)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ServerSpec:
-    """How to reach one server; kept so a connection can reconnect without retyping."""
+    """How to reach one server; kept so a connection can reconnect without retyping.
+
+    ``shown`` is the target as the user wrote it (``${env:KEY}`` templates unexpanded),
+    and ``secrets`` the values expanded from them: both only for display, which never
+    prints a secret (``describe``, ``redact``, the repr).
+    """
 
     name: str
     transport: Transport
@@ -39,23 +60,49 @@ class ServerSpec:
     server: Any = None
     call_timeout: float = DEFAULT_CALL_TIMEOUT
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    inherit_env: bool = False
+    shown: str | None = None
+    secrets: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        """A short human description for tables: the command, the URL, or the server."""
-        if self.transport == "stdio":
-            return " ".join([self.command or "", *self.args]).strip()
-        if self.transport == "http":
-            return self.url or ""
-        return f"in-process {getattr(self.server, 'name', type(self.server).__name__)}"
+        """A short human description for tables: the command, the URL, or the server,
+        with every secret masked (templates shown as written)."""
+        if self.shown is not None:
+            text = mask_text(self.shown)
+        elif self.transport == "stdio":
+            text = " ".join(mask_args([self.command or "", *self.args])).strip()
+        elif self.transport == "http":
+            text = mask_url(self.url or "")
+        else:
+            return f"in-process {getattr(self.server, 'name', type(self.server).__name__)}"
+        return self.redact(text)
+
+    def redact(self, text: str) -> str:
+        """``text`` (an error, a stderr tail) without any secret this spec knows of: the
+        token, header and ``env`` values, expanded templates, and what ``describe`` masks
+        in the command line or URL."""
+        known = [*self.secrets, *self.env.values(), *self.headers.values(), self.token or ""]
+        words = [self.command or "", *self.args]
+        pairs = [*zip(words, mask_args(words), strict=True), (self.url or "", "")]
+        for original, masked in pairs:
+            known += hidden_values(original, masked or mask_url(original))
+        return redact(text, known)
+
+    def __repr__(self) -> str:
+        target = self.describe()
+        return f"ServerSpec(name={self.name!r}, transport={self.transport!r}, target={target!r})"
 
     def child_environment(self) -> dict[str, str]:
-        """The stdio child's environment: the kernel's, minus kernel-only variables, plus
-        the spec's ``env``. (FastMCP's default keeps only HOME, PATH, SHELL, TERM and USER,
-        which breaks servers that need LANG, proxies, or a virtualenv.)"""
+        """The stdio child's environment: a few harmless variables of the kernel (or all of
+        them with ``inherit_env``, which hands the server every token the kernel has), plus
+        the spec's ``env``."""
+        if self.inherit_env:
+            return {**os.environ, **self.env}
+        passed = _PASSED_WINDOWS if sys.platform == "win32" else _PASSED
         inherited = {
             key: value
             for key, value in os.environ.items()
-            if not key.startswith(_KERNEL_ONLY_PREFIXES)
+            if key in passed or key.startswith(_PASSED_PREFIXES)
         }
         return {**inherited, **self.env}
 
@@ -73,33 +120,58 @@ def server_spec(
     server: Any = None,
     timeout: float | None = None,
     connect_timeout: float | None = None,
+    inherit_env: bool = False,
+    shown: str | None = None,
+    secrets: Sequence[str] = (),
 ) -> ServerSpec:
     """A checked ServerSpec: a stdio ``command``, an HTTP ``url``, an in-process ``server``,
-    or the demo server by its name. Raises a one-line ServerSpecError saying what is wrong."""
-    check_server_name(name)
+    or the demo server by its name. Raises a one-line ServerSpecError saying what is wrong.
+
+    ``inherit_env`` passes the kernel's whole environment to a stdio server (its tokens
+    too: only for servers you trust). ``shown`` is the target as written, templates
+    unexpanded; the values of the variables its templates name join ``secrets`` (see
+    ``ServerSpec``).
+    """
+    if shown is not None:
+        secrets = [*secrets, *template_values(shown)]
     given = [kind for kind, value in (("command", command), ("url", url), ("server", server))
              if value is not None]  # fmt: skip
+    check_new_server_name(name, settings_given=bool(given))
     if len(given) > 1:
         raise ServerSpecError(f"Give one of command, url or server, not {' and '.join(given)}.")
     call_timeout = _seconds("timeout", timeout, DEFAULT_CALL_TIMEOUT)
     start_timeout = _seconds("connect_timeout", connect_timeout, DEFAULT_CONNECT_TIMEOUT)
+    for option, value in (("command", command), ("url", url)):
+        if value is not None and not isinstance(value, str):
+            raise ServerSpecError(f"{option} must be a string, not {type(value).__name__}.")
     if command is not None:
         _not_for("a command", headers=headers, token=token)
         if not command.strip():
             raise ServerSpecError(f"The command of server {name!r} is empty.")
+        if isinstance(args, str):
+            raise ServerSpecError(
+                f"args must be a list of words, not the string {mask_text(args)!r}; "
+                f"write {mask_args(args.split())!r}."
+            )
+        if not all(isinstance(arg, str) for arg in args or ()):
+            raise ServerSpecError("args must be a list of strings.")
         return ServerSpec(name, "stdio", command=command, args=tuple(args or ()),
                           env=dict(env or {}), cwd=cwd, call_timeout=call_timeout,
-                          connect_timeout=start_timeout)  # fmt: skip
+                          connect_timeout=start_timeout, inherit_env=inherit_env,
+                          shown=shown, secrets=tuple(secrets))  # fmt: skip
     if url is not None:
         if not url.startswith(("http://", "https://")):
             raise ServerSpecError(
-                f"{url!r} is not an http(s) URL; a stdio server is a command (and its args)."
+                f"{mask_url(shown or url)!r} is not an http(s) URL; a stdio server is a "
+                "command (and its args)."
             )
-        _not_for("a URL", env=env, cwd=cwd, args=args)
+        _not_for("a URL", env=env, cwd=cwd, args=args, inherit_env=inherit_env)
         return ServerSpec(name, "http", url=url, headers=dict(headers or {}), token=token,
-                          call_timeout=call_timeout, connect_timeout=start_timeout)  # fmt: skip
+                          call_timeout=call_timeout, connect_timeout=start_timeout,
+                          shown=shown, secrets=tuple(secrets))  # fmt: skip
     _not_for("an in-process server" if server is not None else "the demo server",
-             env=env, cwd=cwd, args=args, headers=headers, token=token)  # fmt: skip
+             env=env, cwd=cwd, args=args, headers=headers, token=token,
+             inherit_env=inherit_env)  # fmt: skip
     if server is None and name == DEMO_SERVER:
         from workbench.mcp.demo import build_demo_server
 

@@ -8,6 +8,8 @@ fastmcp is imported only when a transport is built, never when this module is.
 from __future__ import annotations
 
 import atexit
+import logging
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -16,6 +18,7 @@ from typing import Any, cast
 
 from workbench.mcp.failures import StderrTail
 from workbench.mcp.spec import ServerSpec
+from workbench.secrets import mask_text
 
 STDERR_TAIL_LINES = 15
 
@@ -35,6 +38,8 @@ def make_transport(spec: ServerSpec, *, on_http_status: HttpStatusHook) -> tuple
     if spec.transport == "http":
         from fastmcp.client.transports import StreamableHttpTransport
 
+        _mask_http_logs()
+
         http = StreamableHttpTransport(
             spec.url or "",
             headers=dict(spec.headers),
@@ -50,6 +55,7 @@ def make_transport(spec: ServerSpec, *, on_http_status: HttpStatusHook) -> tuple
         raise FileNotFoundError(command)
     log = stderr_log_path(spec.name)
     log.write_text("")
+    _log_owners[log] = spec  # its tail is shown redacted with what the spec knows
     stdio = StdioTransport(
         command, list(spec.args), env=env, cwd=spec.cwd, keep_alive=False, log_file=log
     )
@@ -80,6 +86,7 @@ def http_client_factory(on_status: HttpStatusHook) -> Callable[..., Any]:
 
 
 _log_dir: Path | None = None
+_log_owners: dict[Path, ServerSpec] = {}
 
 
 def stderr_log_path(name: str) -> Path:
@@ -89,7 +96,31 @@ def stderr_log_path(name: str) -> Path:
     if _log_dir is None:
         _log_dir = Path(tempfile.mkdtemp(prefix="workbench-logs-"))
         atexit.register(shutil.rmtree, _log_dir, ignore_errors=True)
-    return _log_dir / f"{name}.stderr.log"
+    # Names are checked identifiers already; this keeps the file in the folder anyway.
+    safe = re.sub(r"[^\w-]", "_", name)[:64] or "server"
+    path = _log_dir / f"{safe}.stderr.log"
+    if path.resolve().parent != _log_dir.resolve():
+        raise ValueError(f"server name {name!r} cannot name a log file")
+    return path
+
+
+class _MaskSecrets(logging.Filter):
+    """Masks secrets in the HTTP client's log lines (it logs every URL at INFO)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = mask_text(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
+
+
+def _mask_http_logs() -> None:
+    """Once: the HTTP clients' loggers mask URL credentials and key-like query values."""
+    for name in ("httpx", "httpx2"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _MaskSecrets) for f in logger.filters):
+            logger.addFilter(_MaskSecrets())
 
 
 def read_stderr_tail(log: Path | None, lines: int = STDERR_TAIL_LINES) -> StderrTail | None:
@@ -97,4 +128,6 @@ def read_stderr_tail(log: Path | None, lines: int = STDERR_TAIL_LINES) -> Stderr
     if log is None or not log.exists():
         return None
     text = log.read_text(errors="replace")
-    return StderrTail(log, tuple(text.splitlines()[-lines:]))
+    owner = _log_owners.get(log)
+    tail = text.splitlines()[-lines:]
+    return StderrTail(log, tuple(owner.redact(line) if owner else line for line in tail))

@@ -62,6 +62,7 @@ def test_http_options_reach_the_workbench(
     assert seen["token"] == "s3cret"
     assert (seen["timeout"], seen["connect_timeout"]) == (5.0, 2.5)
     assert seen["command"] is None
+    assert seen["shown"] == "https://example.test/${env:WORKBENCH_TEST_TOKEN}/mcp"
     assert "No tools." in shown(captured)
 
 
@@ -98,3 +99,74 @@ def test_a_failed_connection_says_why_in_a_usage_error(
         assert {i.name: i.status for i in state.workbench.servers()}["broken"] == "failed"
     finally:
         mcp("disconnect broken")
+
+
+def test_f2_inherit_env_reaches_the_workbench(
+    mcp: Callable[[str], Any], state: KernelState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[dict[str, Any]] = []
+
+    def connect(name: str, **options: Any) -> ServerInfo:
+        seen.append(options)
+        return ServerInfo(name, "stdio", "x", "connected", 0, None, None)
+
+    monkeypatch.setattr(state.workbench, "connect", connect)
+    mcp("connect plain -- srv")
+    mcp("connect trusted --inherit-env -- srv")
+    assert [options["inherit_env"] for options in seen] == [False, True]
+    with pytest.raises(UsageError, match="not --inherit-env"):
+        mcp("connect --config f.json --inherit-env")
+
+
+def test_f1_a_url_template_is_shown_not_its_value(
+    mcp: Callable[[str], Any], state: KernelState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WORKBENCH_TEST_KEY", "MAGIC-SECRET-4242")
+    template = "http://127.0.0.1:1/${env:WORKBENCH_TEST_KEY}/mcp?key=${env:WORKBENCH_TEST_KEY}"
+    try:
+        with pytest.raises(UsageError) as caught:
+            mcp(f"connect leaky {template}")
+        assert "MAGIC-SECRET-4242" not in str(caught.value) and template in str(caught.value)
+        _, captured = mcp("servers")
+        assert "MAGIC-SECRET-4242" not in json.dumps(bundles(captured))
+    finally:
+        mcp("disconnect leaky")
+
+
+def test_f6_the_reserved_names_are_one_line_usage_errors(mcp: Callable[[str], Any]) -> None:
+    with pytest.raises(UsageError, match="'notebook' is reserved"):
+        mcp("connect notebook -- mcp-server-time")
+    with pytest.raises(UsageError, match="'demo' is reserved for the embedded demo server"):
+        mcp("connect demo -- mcp-server-time")
+
+
+def test_f8_a_bad_entry_is_listed_failed_while_the_others_connect(
+    mcp: Callable[[str], Any], state: KernelState, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    servers = {
+        "cfg8_ok": {"command": sys.executable, "args": ["-m", "workbench.mcp.demo"]},
+        "cfg8_args": {"command": "echo", "args": "hello world"},
+        "cfg8_text": "node server.js",
+    }
+    config.write_text(json.dumps({"mcpServers": servers}))
+    try:
+        _, captured = mcp(f"connect --config {config}")
+        server_table, tool_table = bundles(captured)
+        html = server_table["text/html"]
+        assert "args must be a list of strings" in html and "must be an object" in html
+        assert server_table["text/plain"].count("failed") >= 2
+        assert "cfg8_ok.add" in tool_table["text/plain"]
+        assert {i.name: i.status for i in state.workbench.servers()}["cfg8_ok"] == "connected"
+    finally:
+        mcp("disconnect cfg8_ok")
+
+
+def test_f8_a_config_file_error_is_a_one_line_usage_error(
+    mcp: Callable[[str], Any], tmp_path: Path
+) -> None:
+    (tmp_path / "latin1.json").write_bytes(b'{"servers": {"\xe9": {}}}')
+    for path, says in ((tmp_path, "is a directory"), (tmp_path / "latin1.json", "not UTF-8")):
+        with pytest.raises(UsageError, match=says) as caught:
+            mcp(f"connect --config {path}")
+        assert type(caught.value) is UsageError and "\n" not in str(caught.value)

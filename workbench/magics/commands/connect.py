@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 USAGE = """\
 mcp connect demo
   %%mcp connect NAME URL [--header KEY=VALUE]... [--token TOKEN] [--timeout SECONDS]
-  %%mcp connect NAME [--env KEY=VALUE]... [--cwd DIR] [--timeout SECONDS] -- COMMAND [ARG ...]
+  %%mcp connect NAME [--env KEY=VALUE]... [--cwd DIR] [--inherit-env] [--timeout SECONDS]
+      -- COMMAND [ARG ...]
   %%mcp connect --config FILE [NAME ...]"""
 
 
@@ -35,6 +36,7 @@ class Target:
     args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    shown: str | None = None
 
 
 @magic_arguments(name="mcp connect", usage=USAGE)
@@ -56,6 +58,12 @@ class Target:
     help="An environment variable for a stdio server (repeatable); may use ${env:VAR}.",
 )
 @argument("--cwd", metavar="DIR", help="The working directory of a stdio server.")
+@argument(
+    "--inherit-env",
+    action="store_true",
+    help="Give a stdio server every variable of the kernel, its tokens too (risky: only for "
+    "servers you trust). Without it, the server gets HOME, PATH, locale and --env only.",
+)
 @argument("--timeout", type=seconds, metavar="SECONDS", help="Default per-call timeout (60 s).")
 @argument(
     "--connect-timeout", type=seconds, metavar="SECONDS", help="How long starting may take (30 s)."
@@ -86,6 +94,8 @@ def connect(state: KernelState, line: str) -> None:
             token=target.token,
             timeout=args.timeout,
             connect_timeout=args.connect_timeout,
+            inherit_env=args.inherit_env,
+            shown=target.shown,
         )
     show(tool_table(workbench, [info.name]))
 
@@ -114,6 +124,7 @@ def _target(args: Namespace, command: list[str]) -> Target:
     target = Target(args.targets[0])
     with usage_errors():
         if len(args.targets) == 2:
+            target.shown = args.targets[1]  # ${env:KEY} as written, for tables and errors
             target.url = expand(args.targets[1])
         if command:
             target.command, target.args = command[0], command[1:]
@@ -146,7 +157,8 @@ def _header(text: str) -> tuple[str, str]:
 def _connect_config(state: KernelState, args: Namespace, command: list[str]) -> None:
     given = {"--header": args.header, "--token": args.token, "--env": args.env,
              "--cwd": args.cwd, "--timeout": args.timeout,
-             "--connect-timeout": args.connect_timeout, "--": command}  # fmt: skip
+             "--connect-timeout": args.connect_timeout, "--inherit-env": args.inherit_env,
+             "--": command}  # fmt: skip
     clash = [option for option, value in given.items() if value]
     if clash:
         raise fail(f"%mcp connect: --config takes its settings from the file, not {clash[0]}.")
