@@ -11,8 +11,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from tests.processes import run_python
-from workbench.display import CallProgress, ProgressView
+from workbench.display import CallProgress, ProgressView, live
 
 
 class FakeHandle:
@@ -221,3 +223,45 @@ def test_a_failing_display_goes_quiet_instead_of_breaking_the_call() -> None:
     progress.on_progress(2, 2)
     progress.finish()
     assert Broken.calls == 1 and not progress.live
+
+
+def test_an_interrupted_call_says_cancelled_not_finished() -> None:
+    progress, handle, clock = make(interval=0)
+    progress.on_progress(3, 10, "Counted 3 of 10")
+    clock.now += 3.71
+    progress.finish(cancelled=True)
+    final = handle.updates[-1].to_plain()
+    assert "cancelled after 3.71 s" in final and "finished" not in final
+    done, done_handle, _ = make(interval=0)
+    done.on_progress(1, 1)
+    done.finish()
+    assert "finished in" in done_handle.updates[-1].to_plain()
+
+
+class Opened:
+    """Stands in for IPython's display: counts the displays a cell gets."""
+
+    def __init__(self) -> None:
+        self.shown: list[ProgressView] = []
+        self.handle = FakeHandle()
+
+    def __call__(self, view: ProgressView) -> FakeHandle:
+        self.shown.append(view)
+        return self.handle
+
+
+def test_a_call_without_progress_leaves_no_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The placeholder display was saved in every notebook as an empty output."""
+    opened = Opened()
+    monkeypatch.setattr(live, "_in_a_kernel", lambda: True)
+    monkeypatch.setattr(live, "_open_display", opened)
+    quiet = CallProgress("demo.add", interval=0)
+    assert quiet.live
+    quiet.finish()
+    assert opened.shown == [] and opened.handle.updates == []
+    loud = CallProgress("demo.slow", interval=0)
+    loud.on_progress(1, 2)
+    loud.on_progress(2, 2)
+    loud.finish()
+    assert [view.done for view in opened.shown] == [1]
+    assert [view.done for view in opened.handle.updates] == [2, 2]

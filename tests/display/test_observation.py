@@ -123,6 +123,20 @@ def test_structured_content_is_pretty_json_and_its_text_twin_is_skipped() -> Non
     assert ObservationView(wrapped).to_plain() == '{\n  "result": 5\n}'
 
 
+def test_a_string_result_is_shown_once() -> None:
+    """FastMCP sends a str result as text and as {"result": text}; the text is enough."""
+    obs = observe(
+        content=[{"type": "text", "text": "Counted 3 of 3."}],
+        structuredContent={"result": "Counted 3 of 3."},
+    )
+    view = ObservationView(obs)
+    assert view.to_plain() == "Counted 3 of 3."
+    assert view.to_html().count("Counted 3 of 3.") == 1
+    assert bundle(view)[OBSERVATION_MIME]["structuredContent"] == {"result": "Counted 3 of 3."}
+    other = observe(content=[{"type": "text", "text": "Three."}], structuredContent={"result": "3"})
+    assert '"result": "3"' in ObservationView(other).to_plain()
+
+
 def test_text_that_differs_from_structured_content_stays() -> None:
     obs = observe(content=[{"type": "text", "text": "Five."}], structuredContent={"sum": 5})
     plain = ObservationView(obs).to_plain()
@@ -144,6 +158,16 @@ def test_server_side_tool_error_without_kind_or_message() -> None:
     obs = observe(content=[{"type": "text", "text": "division by zero"}], isError=True)
     plain = ObservationView(obs).to_plain()
     assert plain.splitlines() == ["Error · error", "division by zero"]
+
+
+def test_invalid_arguments_show_no_duration() -> None:
+    """A call refused before it ran has no duration worth showing (it read 0.0 ms)."""
+    refused = Observation.error(ErrorKind.INVALID_ARGUMENTS, "b: required", duration=0.0)
+    view = ObservationView(refused, tool_id="d.a")
+    assert view.to_plain().splitlines()[0] == "d.a  Error · invalid_arguments"
+    assert "0.0 ms" not in view.to_html()
+    ran = ObservationView(Observation.error(ErrorKind.TOOL_ERROR, "boom", duration=0.002))
+    assert "2.0 ms" in ran.to_plain() and "2.0 ms" in ran.to_html()
 
 
 def test_duration_is_ms_under_a_second_and_s_above() -> None:

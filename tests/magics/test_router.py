@@ -21,3 +21,16 @@ def test_question_mark_and_bare_mcp_show_every_usage(ip: InteractiveShell, mcp: 
         assert f"%mcp {name}" in bare.stdout
         assert command.usage.splitlines()[0] in pinfo.stdout
     assert "%%tool" in bare.stdout
+
+
+def test_the_unknown_subcommand_message_lists_subcommands_without_wrapping_mid_word(
+    ip: InteractiveShell,
+) -> None:
+    """Notebooks break an overlong output line anywhere ("to|ols"): every line stays short."""
+    with capture_output() as captured:
+        ip.run_cell("%mcp cal demo.add")
+    assert captured.stderr == "UsageError: Unknown %mcp subcommand 'cal'. Did you mean call?\n"
+    lines = captured.stdout.splitlines()
+    assert all(len(line) <= 60 for line in lines), lines
+    listed = " ".join(lines).replace(",", " ").replace(".", " ").split()
+    assert set(COMMANDS) <= set(listed)

@@ -153,7 +153,7 @@ STAR = "def ok() -> int:\n    return 1\ndef star(*args: int) -> int:\n    return
     ("body", "says"),
     [
         ("def ok() -> int:\n    return 1\nraise ValueError('boom')\n", "raised ValueError"),
-        ("def ok() -> int:\n    return 1\ndef broken(:\n", "raised SyntaxError"),
+        ("def ok() -> int:\n    return 1\ndef broken(:\n", "SyntaxError on line 5"),
         (STAR, "star cannot become a tool"),
         ("def ok() -> int:\n    return 1\nok = 3\n", "ok is no longer a function"),
     ],
@@ -217,3 +217,27 @@ def test_disconnecting_the_notebook_server_by_name_drops_its_tools(
     assert notebook_tools(state) == []
     tool_cell(ip, state, "", "def back() -> None: ...\n")
     assert notebook_tools(state) == ["back"]
+
+
+def test_a_tool_cell_syntax_error_is_one_clean_error(
+    ip: InteractiveShell, state: KernelState
+) -> None:
+    """It was a traceback naming another prompt's cell, then a second UsageError block."""
+    captured = run(ip, "%%tool\ndef ok() -> int:\n    return 1\ndef broken(:\n    pass\n")
+    printed = (captured.stdout + captured.stderr).strip()
+    assert printed.startswith("UsageError: %%tool: SyntaxError on line 3: ")
+    assert "def broken(:" in printed and "\n" not in printed
+    assert notebook_tools(state) == []
+
+
+def test_a_tool_cell_function_without_hints_or_docstring_gets_a_one_line_nudge(
+    ip: InteractiveShell, state: KernelState
+) -> None:
+    bare = run(ip, "%%tool\ndef double(x):\n    return 2 * x\n")
+    [tip] = [line for line in bare.stdout.splitlines() if line.startswith("Tip:")]
+    assert tip.startswith("Tip: notebook.double has no type hints and no docstring")
+    assert notebook_tools(state) == ["double"]
+    described = run(
+        ip, '%%tool\ndef triple(x: int) -> int:\n    """Times three."""\n    return 3 * x\n'
+    )
+    assert "Tip:" not in described.stdout

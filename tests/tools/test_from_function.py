@@ -210,6 +210,32 @@ def test_description_keeps_the_extended_prose() -> None:
     assert tool(search).description == "Search the catalogue.\n\nMatches titles and authors."
 
 
+def test_docstring_line_breaks_are_reflowed_in_descriptions() -> None:
+    """Hard-wrapped lines read as ragged breaks in a card; paragraphs and lists stay."""
+
+    def count(n: int) -> int:
+        """Count slowly, reporting progress after every step.
+
+        Use it to watch a progress bar or to interrupt a call: the count stops
+        at the next sleep once the call is cancelled.
+
+        Good for:
+        - progress bars
+        - timeouts
+
+        Args:
+            n: how far.
+        """
+        return n
+
+    assert tool(count).description == (
+        "Count slowly, reporting progress after every step.\n\n"
+        "Use it to watch a progress bar or to interrupt a call: the count stops at the next "
+        "sleep once the call is cancelled.\n\n"
+        "Good for:\n- progress bars\n- timeouts"
+    )
+
+
 @pytest.mark.parametrize(
     ("annotation", "expected"),
     [

@@ -7,6 +7,7 @@ running kernel (plain Python, a terminal) everything here quietly does nothing.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 from collections import deque
@@ -49,6 +50,7 @@ class ProgressView(Displayable):
     """A snapshot of a call's progress: a bar line and the last log lines.
 
     Renders as nothing while nothing has been reported, so a quick call leaves no trace.
+    ``elapsed`` is set once the call ended, ``cancelled`` when it ended by an interrupt.
     """
 
     tool_id: str | None = None
@@ -57,6 +59,7 @@ class ProgressView(Displayable):
     message: str | None = None
     logs: tuple[tuple[str, str, str], ...] = ()
     elapsed: float | None = None
+    cancelled: bool = False
 
     @property
     def empty(self) -> bool:
@@ -79,10 +82,11 @@ class ProgressView(Displayable):
     def status(self) -> str:
         """The last progress message and, once finished, the elapsed time."""
         message = shorten(self.message or "", LOG_WIDTH)
-        finished = (
-            f"finished in {format_duration(self.elapsed)}" if self.elapsed is not None else ""
-        )
-        return " · ".join(part for part in (message, finished) if part)
+        ended = ""
+        if self.elapsed is not None:
+            verb = "cancelled after" if self.cancelled else "finished in"
+            ended = f"{verb} {format_duration(self.elapsed)}"
+        return " · ".join(part for part in (message, ended) if part)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if self.empty:
@@ -140,7 +144,9 @@ class CallProgress:
 
     Create it in the calling cell (that is where its display lands), hand ``on_progress`` and
     ``on_log`` to the call, and ``finish()`` afterwards (or use it as a context manager).
-    ``finish`` clears the display if nothing was reported, else leaves the final state.
+    In a kernel the display opens with the first report, so a call that reports nothing
+    leaves no output at all (not even an empty one in the saved notebook); ``finish`` leaves
+    the final state. A given ``handle`` (a widget) is updated from the start.
     """
 
     def __init__(
@@ -165,12 +171,15 @@ class CallProgress:
         self._dirty = False
         self._timer: threading.Timer | None = None
         self._finished = False
-        self._handle = handle if handle is not None else _open_display(self._view())
+        self._handle = handle
+        # The cell's context, so the display opened later from another thread lands here.
+        self._context = contextvars.copy_context()
+        self._can_open = handle is None and _in_a_kernel()
 
     @property
     def live(self) -> bool:
         """Whether updates reach a display (False outside a kernel)."""
-        return self._handle is not None
+        return self._handle is not None or self._can_open
 
     def on_progress(
         self, done: float, total: float | None = None, message: str | None = None
@@ -196,7 +205,7 @@ class CallProgress:
     def flush(self) -> None:
         """Show the latest state now if it has not been shown yet, throttle or not."""
         with self._lock:
-            if self._dirty and not self._finished and self._handle is not None:
+            if self._dirty and not self._finished and self.live:
                 self._push()
 
     def _on_timer(self) -> None:
@@ -206,8 +215,9 @@ class CallProgress:
             if self._dirty:
                 self._changed()
 
-    def finish(self, *, clear: bool = False) -> None:
-        """Stop updating; leave the final state, or clear it (always, if nothing came)."""
+    def finish(self, *, clear: bool = False, cancelled: bool = False) -> None:
+        """Stop updating; leave the final state ("finished in", or "cancelled after" for a
+        call that was interrupted), or clear it (always, if nothing came)."""
         with self._lock:
             if self._finished:
                 return
@@ -215,10 +225,8 @@ class CallProgress:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-            if self._handle is None:
-                return
-            view = ProgressView() if clear else self._view(elapsed=self._clock() - self._started)
-            self._send(view)
+            elapsed = self._clock() - self._started
+            self._send(ProgressView() if clear else self._view(elapsed, cancelled=cancelled))
 
     def __enter__(self) -> CallProgress:
         return self
@@ -231,14 +239,15 @@ class CallProgress:
     ) -> None:
         self.finish()
 
-    def _view(self, elapsed: float | None = None) -> ProgressView:
+    def _view(self, elapsed: float | None = None, *, cancelled: bool = False) -> ProgressView:
+        logs = tuple(self._logs)
         return ProgressView(
-            self.tool_id, self._done, self._total, self._message, tuple(self._logs), elapsed
+            self.tool_id, self._done, self._total, self._message, logs, elapsed, cancelled
         )
 
     def _changed(self) -> None:
         """Push now, or schedule the push for when the throttle allows. Lock held."""
-        if self._finished or self._handle is None:
+        if self._finished or not self.live:
             return
         self._dirty = True
         wait = self._last_push + self.interval - self._clock()
@@ -256,28 +265,33 @@ class CallProgress:
         self._send(self._view())
 
     def _send(self, view: ProgressView) -> None:
-        """Update the display; one that fails (a closing kernel) is dropped, never raised into
-        the call whose progress it shows. Lock held."""
-        if self._handle is None:
-            return
+        """Update the display, opening it on the first view worth showing; one that fails (a
+        closing kernel) is dropped, never raised into the call whose progress it shows. Lock
+        held, so the cell's context is entered by one thread at a time."""
         try:
-            self._handle.update(view)
+            if self._handle is not None:
+                self._context.run(self._handle.update, view)
+            elif self._can_open and not view.empty:
+                self._can_open = False
+                self._handle = self._context.run(_open_display, view)
         except Exception:
-            self._handle = None
+            self._handle, self._can_open = None, False
+
+
+def _in_a_kernel() -> bool:
+    """Whether a running kernel can show displays (a terminal IPython would print every update
+    on a new line, so it counts as none)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def _open_display(view: ProgressView) -> DisplayHandleLike | None:
-    """A display handle in the current cell, or None outside a running kernel.
+    """A display handle in the calling cell, showing ``view``."""
+    from IPython.display import display
 
-    A terminal IPython would print every update on a new line, so it counts as no display.
-    """
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:
-        return None
-    shell = get_ipython()
-    if shell is None or getattr(shell, "kernel", None) is None:
-        return None
     handle: DisplayHandleLike | None = display(view, display_id=True)  # type: ignore[no-untyped-call]
     return handle

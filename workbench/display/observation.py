@@ -28,17 +28,21 @@ from workbench.display.style import RICH_STYLE, Tone
 from workbench.tools.schema import (
     AudioContent,
     EmbeddedResource,
+    ErrorKind,
     ImageContent,
     Observation,
     ResourceLink,
     TextContent,
     TextResourceContents,
     is_structured_twin,
+    is_wrapped_text,
 )
 
 MAX_TEXT = 20_000
 RESOURCE_TEXT = 2_000
 """Characters of an embedded text resource shown: a preview, since the model reads it all."""
+NEVER_RAN = (ErrorKind.INVALID_ARGUMENTS,)
+"""Errors of calls refused before they ran: a duration (0.0 ms) would suggest they did."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,12 @@ class ObservationView(Displayable):
         kind = self.observation.error_kind
         return f"Error · {kind.value if kind else 'error'}"
 
+    def _duration(self) -> str:
+        """The header's duration; none for a call that never ran."""
+        if self.observation.error_kind in NEVER_RAN:
+            return ""
+        return format_duration(self.observation.duration)
+
     def _read_parts(self) -> Iterator[_Part]:
         obs = self.observation
         message = obs.error_message if obs.is_error else None
@@ -119,7 +129,10 @@ class ObservationView(Displayable):
                 )
             elif isinstance(block, EmbeddedResource):
                 yield self._resource(block)
-        if obs.structured_content is not None:
+        texts = [block.text for block in obs.content if isinstance(block, TextContent)]
+        if obs.structured_content is not None and not is_wrapped_text(
+            obs.structured_content, texts
+        ):
             yield self._text(to_json(obs.structured_content, indent=2))
         if not (obs.content or obs.structured_content is not None or message):
             yield _Text("(no content)", tone="muted")
@@ -148,7 +161,7 @@ class ObservationView(Displayable):
         label = self._error_label()
         if label:
             header.append(("  " if header else "") + label, style=RICH_STYLE["error"])
-        duration = format_duration(self.observation.duration)
+        duration = self._duration()
         if duration:
             header.append(("  " if header else "") + duration, style="dim")
         if header:
@@ -163,9 +176,9 @@ class ObservationView(Displayable):
         header = markup.line(
             markup.span(self.tool_id, mono=True, bold=True) if self.tool_id else "",
             markup.span(label, tone="error", bold=True) if label else "",
-            markup.span(format_duration(self.observation.duration), tone="muted"),
+            markup.span(self._duration(), tone="muted"),
         )
-        has_header = bool(self.tool_id or label or self.observation.duration is not None)
+        has_header = bool(self.tool_id or label or self._duration())
         body = "".join(_html_part(part) for part in self._parts)
         tone: Tone | None = "error" if label else None
         return markup.box("observation", (header if has_header else "") + body, tone=tone)

@@ -71,6 +71,9 @@ def _plain(text: str) -> str:
     return textwrap.dedent(text.removeprefix("::\n\n")).strip()
 
 
+LIST_WIDTH = 60
+"""Characters per line of the subcommand list: narrow enough for a projector's notebook."""
+
 COMMANDS: dict[str, Command] = {
     command.name: command
     for command in (
@@ -95,9 +98,15 @@ def command(name: str) -> Command:
         return found
     close = difflib.get_close_matches(name, list(COMMANDS), n=1)
     hint = f" Did you mean {close[0]}?" if close else ""
-    raise fail(
-        f"Unknown %mcp subcommand {one_line(name)!r}.{hint} Subcommands: {', '.join(COMMANDS)}."
-    )
+    print(subcommand_list())
+    raise fail(f"Unknown %mcp subcommand {one_line(name)!r}.{hint}")
+
+
+def subcommand_list(width: int = LIST_WIDTH) -> str:
+    """The subcommands in short lines, shown above an unknown one's error: notebooks break an
+    overlong line anywhere, even mid-word, so the error stays one short line."""
+    listed = ", ".join(COMMANDS)
+    return textwrap.fill(f"%mcp subcommands: {listed}.", width, subsequent_indent="  ")
 
 
 def overview() -> str:

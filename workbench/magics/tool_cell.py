@@ -12,6 +12,7 @@ their description, and ``type()``, pickling and debugging of the function are un
 from __future__ import annotations
 
 import ast
+import inspect
 import sys
 import warnings
 from collections.abc import Sequence
@@ -58,7 +59,7 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
     cell_id = state.cell_id  # read now: the cell run below fires pre_run_cell again
     names = _public_functions(shell, cell)
     options = _options(args)
-    if options and names is not None and len(names) != 1:
+    if options and len(names) != 1:
         listed = f" ({', '.join(names)})" if names else ""
         raise fail(
             f"%%tool: --name, --title, --description, the hints and --tags apply to a cell "
@@ -66,10 +67,14 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
         )
     result = shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
     error = result.error_before_exec or result.error_in_exec
-    if error is not None or names is None:
-        kind = type(error).__name__ if error is not None else "SyntaxError"
+    if error is not None:
+        kind = type(error).__name__
         raise fail(f"%%tool: the cell raised {kind}; no tools were registered from it.")
     definitions = _definitions(shell.user_ns, names, options)
+    for definition in definitions:
+        nudge = _nudge(definition)
+        if nudge:
+            print(nudge)
     owner = _owner(state, cell_id, [definition.name for definition in definitions])
     with usage_errors():
         change = state.workbench.set_owned_tools(owner, definitions)
@@ -84,14 +89,23 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
         show(ToolCard(entry))
 
 
-def _public_functions(shell: InteractiveShell, cell: str) -> list[str] | None:
-    """Names of the functions the cell defines at top level, not starting with ``_``;
-    None when the cell does not parse (running it shows why)."""
+def _public_functions(shell: InteractiveShell, cell: str) -> list[str]:
+    """Names of the functions the cell defines at top level, not starting with ``_``.
+
+    A cell that does not parse is never run: one line says where and why, instead of a
+    traceback naming another prompt's cell followed by a second error.
+    """
     try:
         source: str = shell.transform_cell(cell)  # type: ignore[no-untyped-call]
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
+    except SyntaxError as error:
+        where = f" on line {error.lineno}" if error.lineno else ""
+        text = f": {one_line(error.text)}" if error.text and error.text.strip() else ""
+        raise fail(
+            f"%%tool: SyntaxError{where}: {error.msg}{text}. No tools were registered."
+        ) from None
+    except ValueError as error:  # a null byte, say
+        raise fail(f"%%tool: the cell cannot be read: {one_line(str(error))}.") from None
     defined = (ast.FunctionDef, ast.AsyncFunctionDef)
     names = [node.name for node in tree.body if isinstance(node, defined)]
     return [name for name in dict.fromkeys(names) if not name.startswith("_")]
@@ -143,6 +157,29 @@ def _definitions(
     for warning in caught:
         print(f"Warning: {warning.message}", file=sys.stderr)
     return definitions
+
+
+def _nudge(definition: ToolDefinition[Any, Any]) -> str | None:
+    """One line for a function that says nothing about itself: its hints become the schema
+    and its docstring the description, which is all a caller (or a model) gets to read."""
+    fn = getattr(definition, "fn", None)
+    if fn is None:
+        return None
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    missing = []
+    if any(parameter.annotation is parameter.empty for parameter in parameters):
+        missing.append("type hints")
+    if not inspect.getdoc(fn):
+        missing.append("docstring")
+    if not missing:
+        return None
+    return (
+        f"Tip: {LOCAL_SERVER}.{definition.name} has no {' and no '.join(missing)}; a tool's "
+        "type hints become its schema and its docstring the description callers read."
+    )
 
 
 def _owner(state: KernelState, cell_id: str | None, names: Sequence[str]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import re
 import typing
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -244,7 +245,30 @@ def _shadows_base_model(name: str) -> bool:
 def _prose(doc: docstring_parser.Docstring) -> str:
     """The docstring's summary and extended description, without its sections."""
     parts = [doc.short_description, doc.long_description]
-    return "\n\n".join(part.strip() for part in parts if part)
+    return reflow("\n\n".join(part.strip() for part in parts if part))
+
+
+_LIST_ITEM = re.compile(r"\s|[-*+\u2022]\s|\d+[.)]\s")
+
+
+def reflow(text: str) -> str:
+    """Join each paragraph's hard-wrapped lines, so a description flows in any width.
+
+    Docstrings wrap at the source's line length, which reads as ragged breaks in a card or a
+    model's prompt. Paragraphs stay apart; list items and indented lines keep their own line.
+    """
+    paragraphs = re.split(r"\n[ \t]*\n", text.strip())
+    return "\n\n".join(_join_lines(paragraph) for paragraph in paragraphs)
+
+
+def _join_lines(paragraph: str) -> str:
+    lines: list[str] = []
+    for line in paragraph.splitlines():
+        if lines and not _LIST_ITEM.match(line):
+            lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+        else:
+            lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def _output_schema(annotation: Any) -> dict[str, Any] | None:

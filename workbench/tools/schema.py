@@ -103,6 +103,16 @@ def is_structured_twin(text: str, structured: dict[str, Any] | None) -> bool:
     return bool(data == structured or ("result" in structured and data == structured["result"]))
 
 
+def is_wrapped_text(structured: dict[str, Any] | None, texts: list[str]) -> bool:
+    """Whether structured content only wraps a string result (``{"result": "..."}``, as
+    FastMCP wraps a function's ``str``) that a text block already says: the text reads better
+    than the same words quoted inside JSON."""
+    if structured is None or list(structured) != ["result"]:
+        return False
+    result = structured["result"]
+    return isinstance(result, str) and (result in texts or result == "".join(texts))
+
+
 class ErrorKind(str, Enum):
     """Why a call failed; lets callers react without parsing messages."""
 

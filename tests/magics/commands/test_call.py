@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
+from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 import workbench.display
 from workbench.display import OBSERVATION_MIME
 from workbench.kernel import KernelState
-from workbench.tools.schema import Observation
+from workbench.tools.schema import ErrorKind, Observation
 
 
 def last_arguments(state: KernelState) -> dict[str, Any]:
@@ -85,6 +86,7 @@ class Recorder:
         self.progress: list[tuple[float, float | None, str | None]] = []
         self.logs: list[str] = []
         self.finished = False
+        self.cancelled = False
         Recorder.made.append(self)
 
     def on_progress(self, done: float, total: float | None = None, message: str | None = None):  # type: ignore[no-untyped-def]
@@ -93,7 +95,9 @@ class Recorder:
     def on_log(self, record: Any) -> None:
         self.logs.append(f"{record.server}: {record.message}")
 
-    def finish(self) -> None:
+    def finish(self, *, cancelled: bool = False) -> None:
+        if not self.finished:
+            self.cancelled = cancelled
         self.finished = True
 
 
@@ -120,7 +124,7 @@ def test_progress_and_logs_reach_the_live_display(
     assert logging.logs == ["demo: hello from the demo"]
 
 
-def test_the_live_display_finishes_when_the_call_is_interrupted(
+def test_an_interrupted_call_is_a_cancelled_observation_not_a_traceback(
     mcp: Callable[[str], Any],
     state: KernelState,
     recorder: type[Recorder],
@@ -130,6 +134,20 @@ def test_the_live_display_finishes_when_the_call_is_interrupted(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(state.workbench, "call", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        mcp("call demo.add a=1 b=1")
-    assert recorder.made[0].finished
+    observation, captured = mcp("call demo.add a=1 b=1")
+    assert captured.stderr == "" and captured.outputs == []
+    assert observation.error_kind is ErrorKind.CANCELLED and observation.tool_id == "demo.add"
+    assert "demo.add was cancelled after" in observation.error_message
+    assert recorder.made[0].finished and recorder.made[0].cancelled
+
+
+def test_an_unquoted_value_with_a_space_suggests_quotes(mcp: Callable[[str], Any]) -> None:
+    with pytest.raises(UsageError) as caught:
+        mcp("call demo.text_stats text=hello world")
+    assert str(caught.value) == (
+        "Expected key=value or one JSON object, got world. A value with spaces needs quotes: "
+        'text="hello world"'
+    )
+    with pytest.raises(UsageError) as caught:
+        mcp("call demo.add a=1 b=2 three")
+    assert 'b="2 three"' in str(caught.value)

@@ -3,6 +3,9 @@ Observation is the cell's value, and a long call shows its progress and log line
 
 from __future__ import annotations
 
+import itertools
+import json
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -66,12 +69,34 @@ def _arguments(entry: ToolEntry, tokens: list[Token]) -> dict[str, Any]:
     properties = entry.input_schema.get("properties")
     schemas: Mapping[str, Any] = properties if isinstance(properties, Mapping) else {}
     arguments: dict[str, Any] = {}
-    for token in tokens:
+    for index, token in enumerate(tokens):
+        _check_unquoted_space(tokens, index)
         key, text = split_pair(token, "key=value or one JSON object")
         if key in arguments:
             raise fail(f"%mcp call: {one_line(key)} is given twice.")
         arguments[key] = _value(text, schemas.get(key))
     return arguments
+
+
+def _check_unquoted_space(tokens: list[Token], index: int) -> None:
+    """A bare word after ``key=value`` is most likely the rest of a value with a space in it
+    (``text=hello world``): say how to quote it, rather than only that it is no pair."""
+    token = tokens[index]
+    if index == 0 or "=" in token.text:
+        return
+    start = index - 1
+    while start > 0 and "=" not in tokens[start].text:
+        start -= 1
+    key, _, value = tokens[start].text.partition("=")
+    if not key or "=" not in tokens[start].text:
+        return
+    following = itertools.takewhile(lambda word: "=" not in word.text, tokens[start + 1 :])
+    words = [value, *(word.text for word in following)]
+    quoted = one_line(f"{key}={json.dumps(' '.join(words), ensure_ascii=False)}")
+    raise fail(
+        f"Expected key=value or one JSON object, got {one_line(token.raw)}. "
+        f"A value with spaces needs quotes: {quoted}"
+    )
 
 
 def _value(text: str, schema: Any) -> Any:
@@ -102,17 +127,36 @@ def _types(schema: Any) -> set[str]:
 def _run(
     state: KernelState, entry: ToolEntry, arguments: dict[str, Any], timeout: float | None
 ) -> Observation:
-    """The call, with its progress and this server's log lines shown live in the cell."""
+    """The call, with its progress and this server's log lines shown live in the cell.
+
+    An interrupt (the notebook's stop button) cancels the call on the server; the cell then
+    shows a ``cancelled`` Observation, as the browser's Cancel does, rather than a traceback
+    through the bridge that only says where the kernel happened to be waiting.
+    """
     from workbench.display import CallProgress
 
     progress = CallProgress(entry.id)
+    started = time.perf_counter()
     try:
-        return state.workbench.call(
+        observation = state.workbench.call(
             entry.id,
             arguments,
             timeout=timeout,
             on_progress=progress.on_progress,
             on_log=progress.on_log,
         )
+    except KeyboardInterrupt:
+        progress.finish(cancelled=True)
+        return _cancelled(entry.id, time.perf_counter() - started)
     finally:
         progress.finish()
+    return observation
+
+
+def _cancelled(tool_id: str, elapsed: float) -> Observation:
+    """What an interrupted call shows: the history records the same call as cancelled."""
+    from workbench.display.formatting import format_duration
+    from workbench.tools.schema import ErrorKind, Observation
+
+    message = f"{tool_id} was cancelled after {format_duration(elapsed)}."
+    return Observation.error(ErrorKind.CANCELLED, message, duration=elapsed, tool_id=tool_id)
