@@ -215,3 +215,9 @@ def test_f1_a_call_failure_in_the_history_export_shows_no_secret(
     assert SECRET not in (observation.error_message or "")
     exported = wb.history.export(tmp_path / "history.json").read_text()
     assert "d.die" in exported and SECRET not in exported
+
+
+def test_prose_keeps_its_words() -> None:
+    for prose in ("--key must be set", "a bearer token is missing", "Basic authentication"):
+        assert mask_text(prose) == prose
+    assert mask_text("srv --key abc123", command_line=True) == "srv --key ***"

@@ -28,10 +28,14 @@ _NAME_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _TEMPLATE = re.compile(r"\$\{[^}]*\}")
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>`]+")
-# ``--api-key VALUE``, ``--token=VALUE``, ``API_KEY=VALUE``
-_FLAG_VALUE = re.compile(r"(?P<flag>--?[A-Za-z][\w-]*)(?P<sep>=|\s+)(?P<value>[^\s'\"]+)")
+# ``--token=VALUE``, ``API_KEY=VALUE``; and ``--api-key VALUE`` in a command line only (in
+# prose, "--key must be set" would lose a word)
+_FLAG_VALUE = re.compile(r"(?P<flag>--?[A-Za-z][\w-]*)(?P<sep>=)(?P<value>[^\s'\"]+)")
+_FLAG_WORD = re.compile(r"(?P<flag>--?[A-Za-z][\w-]*)(?P<sep>=|\s+)(?P<value>[^\s'\"]+)")
 _ASSIGNMENT = re.compile(r"(?P<name>\b[A-Za-z_][\w-]*)(?P<sep>=)(?P<value>[^\s'\",;&]+)")
-_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+")
+# a credential after Bearer / Basic: 8 or more characters with a digit or symbol among them
+# (so "a bearer token" in prose stays as written)
+_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}")
 # httpx: "Illegal header value b'...'" (the value itself, newline and all)
 _HEADER_VALUE = re.compile(
     r"(?i)(header (?:value|name)\s*)(b?'(?:[^'\\]|\\.)*'|b?\"(?:[^\"\\]|\\.)*\")"
@@ -105,12 +109,14 @@ def hidden_values(original: str, masked: str) -> list[str]:
     return [value for value in match.groups() if value] if match else []
 
 
-def mask_text(text: str) -> str:
+def mask_text(text: str, *, command_line: bool = False) -> str:
     """Free text (an error, a stderr line, a log message) with every recognisable secret
     masked: URL credentials and key-like query values, key-like flags and assignments,
-    bearer tokens, header values a client rejected."""
+    bearer tokens, header values a client rejected. In a ``command_line`` the word after a
+    key-like flag is a value too."""
     text = _URL.sub(lambda match: mask_url(match.group(0)), text)
-    return mask_text_plain(text)
+    text = mask_text_plain(text)
+    return _FLAG_WORD.sub(_masked_pair("flag"), text) if command_line else text
 
 
 def mask_text_plain(text: str) -> str:

@@ -68,7 +68,7 @@ class ServerSpec:
         """A short human description for tables: the command, the URL, or the server,
         with every secret masked (templates shown as written)."""
         if self.shown is not None:
-            text = mask_text(self.shown)
+            text = mask_text(self.shown, command_line=self.transport == "stdio")
         elif self.transport == "stdio":
             text = " ".join(mask_args([self.command or "", *self.args])).strip()
         elif self.transport == "http":
