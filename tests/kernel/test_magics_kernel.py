@@ -8,6 +8,7 @@ The tests share one kernel and run in file order, as a notebook's cells would.
 from __future__ import annotations
 
 import queue
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -289,6 +290,34 @@ def test_a_call_without_progress_leaves_no_empty_output(kernel: Kernel) -> None:
     """Every call used to leave an empty display_data in the saved notebook."""
     cell = kernel.ok("%mcp call demo.add a=1 b=2")
     assert [kind for kind, _ in cell.outputs] == ["execute_result"]
+
+
+BANNER = f'%mcp connect banner -- sh -c "echo Welcome; exec {sys.executable} -m workbench.mcp.demo"'
+KEPT = (
+    "from workbench.mcp import quiet\n"
+    "print(sum('JSONRPC' in r.message for r in quiet.recent('banner')))"
+)
+BROKEN_PROGRESS = (
+    "import workbench\n"
+    "workbench.current().call(\n"
+    "    'demo.slow_count', {'seconds': 0.3, 'steps': 3}, on_progress=lambda *a: 1 / 0\n"
+    ")"
+)
+
+
+def test_f20_library_logs_and_tracebacks_never_reach_the_cell(kernel: Kernel) -> None:
+    """A server's banner gave a ten-line SDK traceback, a tool error FastMCP's coloured log
+    line, a raising progress callback a traceback per step: all in the cell."""
+    banner = kernel.ok(BANNER)
+    assert banner.stderr == "" and "Traceback" not in banner.text and "JSONRPC" not in banner.text
+    assert int(kernel.ok(KEPT).stdout) >= 1
+    failed = kernel.ok("%mcp call demo.get_time timezone=Mars/Olympus")
+    assert failed.stderr == "" and "Error calling tool" not in failed.text
+    assert failed.result[OBSERVATION]["isError"]
+    progress = kernel.ok(BROKEN_PROGRESS)
+    assert progress.stderr.count("ZeroDivisionError") == 1, progress.stderr
+    assert "Traceback" not in progress.stderr + progress.text
+    kernel.ok("%mcp disconnect banner")
 
 
 def test_unload_ext_closes_the_connections(kernel: Kernel) -> None:

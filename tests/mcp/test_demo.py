@@ -94,6 +94,15 @@ async def test_every_tool_has_a_title_tags_hints_and_described_parameters(
     assert writers == ["create_event"]
 
 
+async def test_docstring_line_breaks_are_reflowed_in_demo_descriptions(
+    client: Client[Any],
+) -> None:
+    """Tool cards showed the docstrings' hard line breaks ("...the count stops / at the next")."""
+    for tool in await client.list_tools():
+        for paragraph in (tool.description or "").split("\n\n"):
+            assert "\n" not in paragraph, tool.name
+
+
 async def test_instructions_say_what_the_server_is_for(client: Client[Any]) -> None:
     # `initialize_result` is None on protocol 2026-07-28 (server/discover): use era-neutral names.
     assert client.server_info is not None

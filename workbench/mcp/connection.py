@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -18,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from workbench.__about__ import __version__
-from workbench.errors import ConnectionFailedError
+from workbench.errors import ConnectionFailedError, ListenerWarning
 from workbench.mcp.failures import explain_call_failure, explain_connect_failure, innermost
+from workbench.mcp.quiet import working_for
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
 from workbench.mcp.warm_up import warm_up_result_validation
@@ -95,6 +97,8 @@ class Connection:
         self._http_status = None
         # A short import (see warm_up.py) that overlaps the server's start.
         warm_up_result_validation()
+        # What the SDK, FastMCP and httpx log about this server stays out of the cell.
+        working_for(self.name)
         try:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self.spec.connect_timeout)
@@ -214,11 +218,27 @@ class Connection:
 
 
 def _progress_handler(callback: ProgressCallback | None) -> Any:
+    """The callback as the client wants it; one that raises is warned about once per call
+    (``ListenerWarning``) instead of the SDK logging a traceback at every step."""
     if callback is None:
         return None
+    failed = False
 
     async def handle(progress: float, total: float | None, message: str | None) -> None:
-        callback(progress, total, message)
+        nonlocal failed
+        if failed:
+            return
+        try:
+            callback(progress, total, message)
+        except Exception as error:
+            failed = True
+            name = getattr(callback, "__qualname__", None) or repr(callback)
+            warnings.warn(
+                f"The progress callback ({name}) raised {type(error).__name__}: {error}; "
+                "it gets no more progress of this call.",
+                ListenerWarning,
+                stacklevel=2,
+            )
 
     return handle
 

@@ -13,7 +13,7 @@ from typing import Annotated
 from fastmcp import FastMCP
 from pydantic import BaseModel, Field
 
-from workbench.mcp.demo.tools import hints
+from workbench.mcp.demo.tools import hints, register
 
 
 class Priority(str, Enum):
@@ -107,11 +107,14 @@ def add_calendar_tools(server: FastMCP) -> None:
         # By wall-clock time: a start given with a UTC offset must still sort among naive ones.
         return sorted(events, key=lambda scheduled: scheduled.starts_at.replace(tzinfo=None))
 
-    server.tool(
+    register(
+        server,
         create_event,
         title="Create a calendar event",
         tags={"calendar"},
         # Adds an event and never overwrites one (not destructive); each call adds another.
         annotations=hints(read_only=False, idempotent=False),
     )
-    server.tool(list_events, title="List calendar events", tags={"calendar"}, annotations=hints())
+    register(
+        server, list_events, title="List calendar events", tags={"calendar"}, annotations=hints()
+    )

@@ -14,6 +14,7 @@ from workbench.mcp.demo.tools import (
     get_time,
     hints,
     log_demo,
+    register,
     slow_count,
     text_stats,
 )
@@ -32,15 +33,17 @@ def build_demo_server() -> FastMCP:
     _quiet_logging_deprecation()
     server = FastMCP("demo", instructions=INSTRUCTIONS, version=__version__)
 
-    server.tool(add, title="Add two numbers", tags={"math"}, annotations=hints())
-    server.tool(text_stats, title="Text statistics", tags={"text"}, annotations=hints())
-    server.tool(draw_chart, title="Draw a bar chart", tags={"image"}, annotations=hints())
-    server.tool(slow_count, title="Count slowly", tags={"progress"}, annotations=hints())
+    register(server, add, title="Add two numbers", tags={"math"}, annotations=hints())
+    register(server, text_stats, title="Text statistics", tags={"text"}, annotations=hints())
+    register(server, draw_chart, title="Draw a bar chart", tags={"image"}, annotations=hints())
+    register(server, slow_count, title="Count slowly", tags={"progress"}, annotations=hints())
     # Logging and failing change nothing the caller can observe afterwards: read-only.
-    server.tool(log_demo, title="Send a log message", tags={"logging"}, annotations=hints())
-    server.tool(fail, title="Fail on purpose", tags={"errors"}, annotations=hints())
+    register(server, log_demo, title="Send a log message", tags={"logging"}, annotations=hints())
+    register(server, fail, title="Fail on purpose", tags={"errors"}, annotations=hints())
     # The clock moves: the same call gives a new answer.
-    server.tool(get_time, title="Current time", tags={"time"}, annotations=hints(idempotent=False))
+    register(
+        server, get_time, title="Current time", tags={"time"}, annotations=hints(idempotent=False)
+    )
     add_calendar_tools(server)
     return server
 

@@ -7,20 +7,28 @@ result) and get_time (a read-only tool that is not idempotent).
 
 import asyncio
 import datetime as dt
+import inspect
 import logging
 import re
 import time
 from collections import Counter
-from typing import Annotated, Literal, NoReturn
+from typing import Annotated, Any, Literal, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from fastmcp import Context
+from fastmcp import Context, FastMCP
 from fastmcp.exceptions import ToolError
 from fastmcp.utilities.types import Image
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, FiniteFloat
 
 from workbench.mcp.demo.png import bar_chart_png
+from workbench.tools.from_function import reflow
+
+
+def register(server: FastMCP, fn: Any, **options: Any) -> None:
+    """Serve ``fn`` with its docstring as one flowing description: FastMCP keeps the hard
+    line breaks, which read as ragged breaks in a tool card."""
+    server.tool(fn, description=reflow(inspect.getdoc(fn) or ""), **options)
 
 
 def hints(*, read_only: bool = True, idempotent: bool = True) -> ToolAnnotations:

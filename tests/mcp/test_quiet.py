@@ -1,0 +1,90 @@
+"""Quiet cells (F20): what the MCP SDK, FastMCP and httpx log about a server is kept with that
+server, never printed where a cell would show it; the user's own logging is left alone."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from workbench.errors import ListenerWarning
+from workbench.mcp import quiet
+from workbench.session import Workbench
+
+BANNER_THEN_DEMO = (
+    f"echo 'Welcome, this banner is not JSON-RPC'; exec {sys.executable} -m workbench.mcp.demo"
+)
+
+
+@pytest.fixture
+def wb() -> Iterator[Workbench]:
+    workbench = Workbench()
+    yield workbench
+    workbench.close()
+
+
+def test_f20_sdk_tracebacks_never_reach_the_cell(
+    wb: Workbench, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A banner on stdout made the SDK log a ten-line traceback into the cell (the kernel
+    test shows the cell; pytest's own log handlers hide what a kernel would print)."""
+    wb.connect("banner", command="sh", args=["-c", BANNER_THEN_DEMO])
+    assert wb.call("banner.add", {"a": 1, "b": 2}).structured_content == {"result": 3.0}
+    kept = [str(record) for record in quiet.recent("banner")]
+    assert any("Failed to parse JSONRPC message" in line and "Traceback" in line for line in kept)
+    out, err = capfd.readouterr()
+    assert "JSONRPC" not in out + err
+
+
+def test_f20_fastmcp_tool_errors_stay_in_the_server_log(
+    wb: Workbench, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """An in-process tool error printed a coloured "Error calling tool" line in the cell."""
+    wb.connect("demo")
+    observation = wb.call("demo.get_time", {"timezone": "Mars/Olympus"})
+    assert observation.is_error
+    # In-process requests run in the caller's task: kept, in the unnamed buffer if need be.
+    kept = quiet.recent("demo") + quiet.recent()
+    assert any("Error calling tool" in record.message for record in kept)
+    out, err = capfd.readouterr()
+    assert "Error calling tool" not in out + err
+
+
+def test_f20_a_raising_progress_callback_is_warned_about_once(
+    wb: Workbench, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It logged a "progress callback raised" traceback at every step."""
+    wb.connect("demo")
+
+    def broken(done: float, total: float | None, message: str | None) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    with pytest.warns(ListenerWarning, match=r"progress callback \(.*broken\) raised") as caught:
+        observation = wb.call("demo.slow_count", {"seconds": 0.2, "steps": 4}, on_progress=broken)
+    assert not observation.is_error
+    assert len([w for w in caught if issubclass(w.category, ListenerWarning)]) == 1
+    assert not [r for r in caplog.records if "progress callback" in r.getMessage()]
+
+
+class Counted(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def test_the_users_own_library_logging_is_left_alone() -> None:
+    quiet.install()
+    counted = Counted()
+    root = logging.getLogger()
+    root.addHandler(counted)
+    try:
+        logging.getLogger("mcp.client.stdio").warning("the user's own client")
+    finally:
+        root.removeHandler(counted)
+    assert counted.messages == ["the user's own client"]
+    assert all("the user's own" not in str(record) for record in quiet.recent())
