@@ -264,7 +264,8 @@ def test_interrupting_a_call_shows_one_cancelled_observation(
     kernel: Kernel, record_timing: Callable[[str, float], None]
 ) -> None:
     """The stop button printed a KeyboardInterrupt traceback through the bridge, under a
-    progress line that said "finished"."""
+    progress line that said "finished". The cell still ends in an error (one line), so a
+    stopped Run All does not go on."""
     code = 'print("calling", flush=True)\n%mcp call demo.slow_count seconds=30 steps=60'
     msg_id = kernel.send(code)
     kernel.session.wait_for_stdout(msg_id, "calling", timeout=10)
@@ -273,9 +274,13 @@ def test_interrupting_a_call_shows_one_cancelled_observation(
     kernel.session.interrupt()
     cell = kernel.collect(msg_id, timeout=15, started=sent)
     record_timing("interrupt of %mcp call demo.slow_count seconds=30", cell.seconds)
-    assert cell.status == "ok" and cell.error is None and cell.stderr == "", cell
+    # A usage error: one line on stderr, no traceback, and the reply says error.
+    assert cell.status == "error" and cell.error is None, cell
+    assert cell.stderr.strip().splitlines() == [
+        "UsageError: Interrupted: demo.slow_count was cancelled on the server."
+    ]
     assert cell.seconds < 5
-    document = cell.result[OBSERVATION]
+    [document] = [data[OBSERVATION] for data in cell.data("display_data") if OBSERVATION in data]
     assert document["isError"] and document["errorKind"] == "cancelled"
     assert "demo.slow_count was cancelled after" in document["errorMessage"]
     final = cell.data("update_display_data")[-1]["text/plain"]

@@ -9,11 +9,12 @@ from typing import Any, ClassVar
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
 
 import workbench.display
 from workbench.display import OBSERVATION_MIME
 from workbench.kernel import KernelState
-from workbench.tools.schema import ErrorKind, Observation
+from workbench.tools.schema import Observation
 
 
 def last_arguments(state: KernelState) -> dict[str, Any]:
@@ -125,7 +126,7 @@ def test_progress_and_logs_reach_the_live_display(
 
 
 def test_an_interrupted_call_is_a_cancelled_observation_not_a_traceback(
-    mcp: Callable[[str], Any],
+    ip: InteractiveShell,
     state: KernelState,
     recorder: type[Recorder],
     monkeypatch: pytest.MonkeyPatch,
@@ -134,10 +135,15 @@ def test_an_interrupted_call_is_a_cancelled_observation_not_a_traceback(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(state.workbench, "call", interrupted)
-    observation, captured = mcp("call demo.add a=1 b=1")
-    assert captured.stderr == "" and captured.outputs == []
-    assert observation.error_kind is ErrorKind.CANCELLED and observation.tool_id == "demo.add"
-    assert "demo.add was cancelled after" in observation.error_message
+    with capture_output() as captured, pytest.raises(UsageError) as caught:
+        ip.run_line_magic("mcp", "call demo.add a=1 b=1")
+    # One line, and the cell ends in an error so that a stopped Run All stops.
+    assert type(caught.value) is UsageError
+    assert str(caught.value) == "Interrupted: demo.add was cancelled on the server."
+    [shown] = [output.data for output in captured.outputs]
+    document = shown["application/vnd.workbench.observation+json"]
+    assert document["errorKind"] == "cancelled" and document["toolId"] == "demo.add"
+    assert "demo.add was cancelled after" in document["errorMessage"]
     assert recorder.made[0].finished and recorder.made[0].cancelled
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.magics.arguments import argument, magic_arguments, parse, seconds
 from workbench.magics.parsing import Token, fail, json_or_text, one_line, split_pair, tokenize
+from workbench.magics.views import show
 
 if TYPE_CHECKING:
     from workbench.kernel import KernelState
@@ -130,8 +131,9 @@ def _run(
     """The call, with its progress and this server's log lines shown live in the cell.
 
     An interrupt (the notebook's stop button) cancels the call on the server; the cell then
-    shows a ``cancelled`` Observation, as the browser's Cancel does, rather than a traceback
-    through the bridge that only says where the kernel happened to be waiting.
+    shows a ``cancelled`` Observation, as the browser's Cancel does, and ends with one line
+    saying it was interrupted, never a traceback through the bridge. The cell still ends in
+    an error, so a Run All that was stopped does not go on with the cells after it.
     """
     from workbench.display import CallProgress
 
@@ -147,7 +149,8 @@ def _run(
         )
     except KeyboardInterrupt:
         progress.finish(cancelled=True)
-        return _cancelled(entry.id, time.perf_counter() - started)
+        show(_cancelled(entry.id, time.perf_counter() - started))
+        raise fail(f"Interrupted: {entry.id} was cancelled on the server.") from None
     finally:
         progress.finish()
     return observation
