@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import ListenerWarning
-from workbench.history import History
+from workbench.history import BUDGET, History
 from workbench.tools import ErrorKind, Observation
+from workbench.tools.schema import TextContent
 
 
 def test_records_in_order_with_status_and_exports(tmp_path: Path) -> None:
@@ -62,3 +63,33 @@ def test_f19_a_raising_subscriber_never_breaks_a_call() -> None:
     with pytest.warns(ListenerWarning, match="ZeroDivisionError"):
         recorded = history.record("s.add", "s", {}, Observation.from_text("3"))
     assert recorded.status == "ok" and list(history) == [recorded]
+
+
+def test_over_its_budget_the_history_keeps_the_newest_whole_and_summaries_of_the_oldest() -> None:
+    history = History(budget=25_000_000)
+    for index in range(4):
+        big = Observation(
+            content=[TextContent(text=f"call {index} " + "x" * 5_000_000)],
+            structured_content={"rows": ["y" * 5_000_000]},
+        )
+        history.record("demo.big", "demo", {"i": index}, big)
+    calls = history.last()
+    assert [call.trimmed for call in calls] == [True, True, False, False]
+    assert history.held <= 25_000_000
+    newest = calls[-1].observation
+    assert newest.structured_content == {"rows": ["y" * 5_000_000]}
+    oldest = calls[0].observation
+    assert oldest.structured_content is None and oldest.text.startswith("call 0 xxx")
+    assert "[Trimmed:" in oldest.text and len(oldest.text) < 1_000
+    assert [call.status for call in calls] == ["ok"] * 4 and calls[0].arguments == {"i": 0}
+
+
+def test_the_newest_call_stays_whole_even_over_the_budget_and_the_budget_can_change() -> None:
+    history = History(budget=10)
+    history.record("s.a", "s", {}, Observation.error(ErrorKind.TOOL_ERROR, "e" * 50))
+    history.record("s.b", "s", {}, Observation.from_text("b" * 50))
+    assert [call.trimmed for call in history] == [True, False]
+    assert history[0].status == "tool_error" and history[1].observation.text == "b" * 50
+    history.budget = 0
+    assert [call.trimmed for call in history] == [True, False]
+    assert History().budget == BUDGET

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -13,7 +14,21 @@ from pathlib import Path
 from typing import Any
 
 from workbench.listeners import Listeners
-from workbench.tools.schema import Observation
+from workbench.tools.schema import (
+    AudioContent,
+    EmbeddedResource,
+    ImageContent,
+    Observation,
+    TextContent,
+    TextResourceContents,
+)
+
+BUDGET = 50_000_000
+"""Characters of content the history keeps in full (texts, base64 data, structured content as
+JSON): a kernel that makes many large calls must not grow without end. Older calls beyond it
+keep a summary; the newest call is always whole."""
+SUMMARY_TEXT = 200
+"""Characters of a trimmed call's text kept in its summary."""
 
 
 @dataclass(frozen=True)
@@ -26,6 +41,8 @@ class ToolCall:
     arguments: dict[str, Any]
     observation: Observation
     started_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    trimmed: bool = False
+    """Whether the Observation is a summary: the whole one went over the history's budget."""
 
     @property
     def status(self) -> str:
@@ -53,13 +70,36 @@ class ToolCall:
 
 
 class History:
-    """Calls in the order they finished; safe to append from the bridge thread."""
+    """Calls in the order they finished; safe to append from the bridge thread.
 
-    def __init__(self) -> None:
+    Results are kept whole up to ``budget`` characters of content (default ``BUDGET``); the
+    oldest beyond it become summaries (``ToolCall.trimmed``), the newest is always whole."""
+
+    def __init__(self, *, budget: int = BUDGET) -> None:
         self._calls: list[ToolCall] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._listeners: Listeners[ToolCall] = Listeners("the call history")
+        self._budget = budget
+        self._sizes: dict[int, int] = {}  # call id -> content size, for calls kept whole
+        self._held = 0
+        self._oldest_whole = 0  # index of the oldest call that may still be whole
+
+    @property
+    def budget(self) -> int:
+        """Characters of content kept whole; setting it trims at once."""
+        return self._budget
+
+    @budget.setter
+    def budget(self, characters: int) -> None:
+        with self._lock:
+            self._budget = characters
+            self._trim()
+
+    @property
+    def held(self) -> int:
+        """Characters of content the whole results hold now."""
+        return self._held
 
     def record(
         self, tool_id: str, server: str, arguments: dict[str, Any], observation: Observation
@@ -67,8 +107,25 @@ class History:
         with self._lock:
             call = ToolCall(next(self._ids), tool_id, server, arguments, observation)
             self._calls.append(call)
+            self._sizes[call.id] = size = content_size(observation)
+            self._held += size
+            self._trim()
         self._listeners.notify(call)
         return call
+
+    def _trim(self) -> None:
+        """Summarise the oldest whole results until the rest fit the budget (lock held)."""
+        newest = len(self._calls) - 1
+        while self._held > self._budget and self._oldest_whole < newest:
+            call = self._calls[self._oldest_whole]
+            size = self._sizes.pop(call.id, 0)
+            if size:
+                self._held -= size
+                summary = summarise(call.observation, size, self._budget)
+                self._calls[self._oldest_whole] = dataclasses.replace(
+                    call, observation=summary, trimmed=True
+                )
+            self._oldest_whole += 1
 
     def subscribe(self, listener: Callable[[ToolCall], None]) -> Callable[[], None]:
         """Call ``listener(call)`` after each call is recorded, on the thread that made it
@@ -104,6 +161,43 @@ class History:
 
     def __getitem__(self, index: int) -> ToolCall:
         return self._calls[index]
+
+
+def content_size(observation: Observation) -> int:
+    """Characters an Observation's content holds: texts, base64 data, structured as JSON."""
+    size = 0
+    for block in observation.content:
+        if isinstance(block, TextContent):
+            size += len(block.text)
+        elif isinstance(block, ImageContent | AudioContent):
+            size += len(block.data)
+        elif isinstance(block, EmbeddedResource):
+            resource = block.resource
+            if isinstance(resource, TextResourceContents):
+                size += len(resource.text)
+            else:
+                size += len(resource.blob)
+    if observation.structured_content is not None:
+        size += len(json.dumps(observation.structured_content, default=str))
+    return size
+
+
+def summarise(observation: Observation, size: int, budget: int) -> Observation:
+    """A trimmed call's Observation: its outcome and the start of its text, saying so."""
+    text = observation.text
+    head = text[:SUMMARY_TEXT] + ("…" if len(text) > SUMMARY_TEXT else "")
+    note = (
+        f"[Trimmed: this result's {size:,} characters of content were dropped to keep the "
+        f"history's newest results whole within History.budget ({budget:,}).]"
+    )
+    message = observation.error_message
+    return observation.model_copy(
+        update={
+            "content": [TextContent(text=f"{head}\n{note}" if head else note)],
+            "structured_content": None,
+            "error_message": message[:SUMMARY_TEXT] if message else message,
+        }
+    )
 
 
 NON_FINITE_NOTE = "Numbers JSON cannot hold (NaN, infinities) are written as null: "

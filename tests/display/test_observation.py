@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from workbench.display import OBSERVATION_MIME, ObservationView
+from workbench.display.observation import MAX_BYTES, WHOLE_RESULT
 from workbench.tools.schema import ErrorKind, Observation
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
@@ -215,7 +216,15 @@ def test_json_document_shape() -> None:
         "errorKind": "tool_error",
         "errorMessage": "boom",
         "duration": 0.25,
-        "truncated": {"maxText": 10, "omittedCharacters": 20},
+        "truncated": {
+            "maxText": 10,
+            "omittedCharacters": 20,
+            "maxBytes": 100_000,
+            "omittedMedia": 0,
+            "omittedStructuredContent": 0,
+            # the views also cut the pretty structured content (12 characters) to 10
+            "note": "Cut to fit 100.0 kB in the notebook: 22 characters not shown. " + WHOLE_RESULT,
+        },
     }
 
 
@@ -223,3 +232,56 @@ def test_json_document_of_a_plain_result_is_not_truncated() -> None:
     document = ObservationView(Observation.from_text("ok")).to_json()
     assert document["truncated"] is None and document["toolId"] is None
     assert document["content"] == [{"type": "text", "text": "ok"}]
+
+
+# -- what a saved notebook keeps (F13) ----------------------------------------------------------
+
+
+def stored_bytes(data: dict[str, Any]) -> int:
+    """The bytes a bundle takes in a notebook file."""
+    return sum(
+        len((value if isinstance(value, str) else json.dumps(value)).encode())
+        for value in data.values()
+    )
+
+
+def test_a_10_mb_text_result_is_stored_under_the_bound_with_a_note() -> None:
+    text = "<a>" * 3_500_000  # a string result: FastMCP also sends it as {"result": text}
+    obs = observe(content=[{"type": "text", "text": text}], structuredContent={"result": text})
+    data = bundle(ObservationView(obs, tool_id="t.big"))
+    assert stored_bytes(data) <= MAX_BYTES
+    assert "Cut to fit 100.0 kB in the notebook" in data["text/plain"]
+    assert "wb.history[-1].observation" in data["text/plain"]
+    assert "not shown" in data["text/html"]
+    assert data[OBSERVATION_MIME]["truncated"]["maxBytes"] == MAX_BYTES
+
+
+def test_a_10_mb_structured_result_is_left_out_of_the_json_document() -> None:
+    rows = [{"id": index, "name": f"row {index}"} for index in range(300_000)]
+    obs = observe(
+        content=[{"type": "text", "text": "300000 rows"}], structuredContent={"rows": rows}
+    )
+    data = bundle(ObservationView(obs))
+    assert stored_bytes(data) <= MAX_BYTES
+    document = data[OBSERVATION_MIME]
+    assert document["structuredContent"] is None
+    assert document["truncated"]["omittedStructuredContent"] > 5_000_000
+    assert "structured content" in document["truncated"]["note"]
+    assert ".structured_content" in data["text/plain"]
+
+
+def test_a_large_image_is_named_not_inlined() -> None:
+    big = base64.b64encode(b"\x89PNG" + bytes(3_000_000)).decode()
+    obs = observe(content=[{"type": "image", "data": big, "mimeType": "image/png"}])
+    data = bundle(ObservationView(obs))
+    assert stored_bytes(data) <= MAX_BYTES
+    assert "image · image/png · 3.0 MB: not kept in the notebook" in data["text/plain"]
+    assert data[OBSERVATION_MIME]["content"][0]["type"] == "text"
+    assert data[OBSERVATION_MIME]["truncated"]["omittedMedia"] == 1
+
+
+def test_the_bound_is_a_parameter_and_small_results_stay_whole() -> None:
+    obs = Observation.from_text("x" * 5_000)
+    assert stored_bytes(bundle(ObservationView(obs, max_bytes=2_000))) <= 2_000
+    whole = bundle(ObservationView(obs))
+    assert "x" * 5_000 in whole["text/html"] and whole[OBSERVATION_MIME]["truncated"] is None
