@@ -482,6 +482,80 @@ def test_submit_returns_a_future_and_cancelling_it_cancels_the_task(bridge: Brid
     assert slow.cancelled.wait(2)
 
 
+def test_f15_interrupting_submit_result_cancels_the_task(bridge: Bridge) -> None:
+    slow = Slow()
+    future = bridge.submit(slow())
+    assert slow.started.wait(5)
+    timer = interrupt_main_thread_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        future.result()
+    timer.join()
+    assert slow.cancelled.wait(2)
+    assert future.cancelled()
+
+
+def test_f15_submit_result_cancels_on_sigint_when_the_handler_does_not_raise(
+    bridge: Bridge,
+) -> None:
+    """``submit().result()`` inside an async cell: ipykernel's handler only queues a callback."""
+    original = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        slow = Slow()
+        future = bridge.submit(slow())
+        timer = interrupt_main_thread_after(0.3)
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            future.result(timeout=5)
+        timer.join()
+        assert time.monotonic() - start < 1.0
+        assert slow.cancelled.wait(2)
+    finally:
+        signal.signal(signal.SIGINT, original)
+
+
+def test_f15_a_timed_out_result_leaves_the_call_running(bridge: Bridge) -> None:
+    slow = Slow()
+    future = bridge.submit(slow(0.5))
+    with pytest.raises(TimeoutError):
+        future.result(timeout=0.05)
+    assert future.result(timeout=5) == "finished"
+
+
+def test_f15_wrap_future_keeps_the_awaiting_loop_waking_and_cancels_the_task(
+    bridge: Bridge,
+) -> None:
+    """An interrupt in an async cell lands only when the kernel's loop wakes up."""
+
+    class CountingSelector(selectors.DefaultSelector):
+        timeouts: list[float | None] = []  # noqa: RUF012
+
+        def select(self, timeout: float | None = None) -> Any:
+            self.timeouts.append(timeout)
+            return super().select(timeout)
+
+    slow = Slow()
+
+    async def await_then_cancel() -> None:
+        task = asyncio.ensure_future(asyncio.wrap_future(bridge.submit(slow())))
+        await asyncio.sleep(0)
+        assert await asyncio.to_thread(slow.started.wait, 5)
+        selector.timeouts.clear()
+        await asyncio.wait((task,), timeout=0.5)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    selector = CountingSelector()
+    loop = asyncio.SelectorEventLoop(selector)
+    try:
+        loop.run_until_complete(await_then_cancel())
+    finally:
+        loop.close()
+    assert slow.cancelled.wait(2)
+    waits = [t for t in selector.timeouts if t]
+    assert waits and max(w for w in waits if w is not None) <= 0.15, selector.timeouts
+
+
 def test_call_soon_runs_on_the_bridge_thread_with_the_callers_context(bridge: Bridge) -> None:
     seen: list[tuple[str, str]] = []
     done = threading.Event()

@@ -95,6 +95,54 @@ def _create_task(
     return ctx.run(loop.create_task, coro)  # pragma: no cover - Python 3.10
 
 
+class _BridgedFuture(concurrent.futures.Future[T]):
+    """The future of a submitted call: every way of waiting on it can be interrupted.
+
+    ``result()`` cancels the call when its wait is interrupted (and, in the main thread, a
+    SIGINT cancels it even when the kernel's own handler would only queue a callback). Awaited
+    through ``asyncio.wrap_future`` it keeps the awaiting loop waking in short slices: an
+    ipykernel interrupt lands only when the kernel's loop wakes, and cancelling the awaiting
+    task then cancels this future, hence the bridged task.
+    """
+
+    _job: _Job[T] | None = None
+
+    def result(self, timeout: float | None = None) -> T:
+        job = self._job
+        if self.done() or job is None:
+            return super().result(timeout)
+        try:
+            with _cancel_on_sigint() as target:
+                target.job = job
+                return super().result(timeout)
+        except concurrent.futures.CancelledError:
+            if job.interrupted:
+                raise KeyboardInterrupt from None
+            raise
+        except (concurrent.futures.TimeoutError, TimeoutError):
+            raise  # the caller may wait again
+        except BaseException:
+            self.cancel()
+            raise
+
+    def add_done_callback(self, fn: Callable[[concurrent.futures.Future[T]], object]) -> None:
+        super().add_done_callback(fn)
+        if self.done():
+            return
+        with contextlib.suppress(RuntimeError):  # not called from a running loop
+            _keep_waking(asyncio.get_running_loop(), self)
+
+
+def _keep_waking(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any]) -> None:
+    """Wake ``loop`` every slice until ``future`` is done (see :class:`_BridgedFuture`)."""
+
+    def tick() -> None:
+        if not future.done() and not loop.is_closed():
+            loop.call_later(_WAIT_SLICE, tick)
+
+    loop.call_later(_WAIT_SLICE, tick)
+
+
 class _Job(Generic[T]):
     """One submitted coroutine: its bridge task (once started) and a thread-safe future.
 
@@ -110,7 +158,8 @@ class _Job(Generic[T]):
         self.loop = loop
         self.coro: Coroutine[Any, Any, T] | None = coro  # until started, so it can be closed
         self.task: asyncio.Task[T] | None = None
-        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self.future: _BridgedFuture[T] = _BridgedFuture()
+        self.future._job = self
         self.done = threading.Event()
         self.cancel_requested = False
         self.interrupted = False  # set by the chained SIGINT handler
@@ -334,7 +383,8 @@ class Bridge:
             with contextlib.suppress(RuntimeError):  # the caller's loop is closed
                 caller.call_soon_threadsafe(_resolve, waiter)
 
-        job.future.add_done_callback(wake)
+        # The plain callback: this loop already wakes every slice below.
+        concurrent.futures.Future.add_done_callback(job.future, wake)
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             while not job.future.done():
