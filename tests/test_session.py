@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import inspect
 import json
 import subprocess
 import sys
+import threading
 import time
 import warnings
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -532,3 +535,46 @@ def test_f16_closing_with_calls_in_flight_gives_cancelled_observations(wb: Workb
         assert observation.error_kind is ErrorKind.CANCELLED
         assert "cancelled when the Workbench was closed" in observation.text
     assert sorted(call.status for call in wb.history) == ["cancelled", "cancelled"]
+
+
+def bridge_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "workbench-bridge"]
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_f14_a_workbench_nobody_references_releases_its_thread_and_servers() -> None:
+    threads, kids = len(bridge_threads()), children(DEMO_STDIO[-1])
+    wb: Workbench | None = None
+    for _ in range(5):  # a re-run `wb = Workbench(); wb.connect(...)` cell
+        wb = Workbench()
+        wb.connect("x", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
+        assert wb.call("x.add", {"a": 1, "b": 2}).text == "3.0"
+        gc.collect()
+    assert wait_for(lambda: len(bridge_threads()) == threads + 1), bridge_threads()
+    assert wait_for(lambda: len(children(DEMO_STDIO[-1]) - kids) == 1)
+    wb = None
+    gc.collect()
+    assert wait_for(lambda: len(bridge_threads()) == threads), bridge_threads()
+    assert wait_for(lambda: children(DEMO_STDIO[-1]) == kids)
+
+
+def test_f14_a_workbench_let_go_during_a_call_is_released_when_the_call_ends() -> None:
+    threads = len(bridge_threads())
+    wb = Workbench()
+    wb.connect("demo")
+    future = wb.submit("demo.slow_count", {"seconds": 0.3, "steps": 3})
+    released = weakref.ref(wb)
+    del wb
+    gc.collect()
+    # The call holds the Workbench; its last reference goes on the bridge's own thread.
+    assert future.result(timeout=10).text.startswith("Counted")
+    assert wait_for(lambda: released() is None)
+    assert wait_for(lambda: len(bridge_threads()) == threads), bridge_threads()

@@ -67,12 +67,14 @@ class Workbench:
         self._logs: Listeners[LogRecord] = Listeners("server logs")
         self._call_logs: dict[str, Listeners[LogRecord]] = {}
         self._bridge = Bridge()
-        self._manager = ConnectionManager(self.registry, self._dispatch_log, log_level)
+        # Connections live on the bridge thread: they reach the Workbench only weakly.
+        self._manager = ConnectionManager(self.registry, _weakly(self._dispatch_log), log_level)
         self._local: LocalServer | None = None
         self._closed = False
-        # Close on interpreter exit without keeping the Workbench alive until then.
-        self._atexit = _closer(weakref.ref(self))
-        atexit.register(self._atexit)
+        # Closes the servers and the bridge at close(), at exit, or when nobody references
+        # this Workbench any more (a re-run `wb = Workbench()` cell), whichever comes first.
+        self._release = weakref.finalize(self, _Release(self._bridge, self._manager))
+        self._release.atexit = False  # _Release registers its own hook, after the bridge's
 
     @property
     def log_level(self) -> str:
@@ -289,11 +291,7 @@ class Workbench:
         if self._closed:
             return
         self._closed = True
-        atexit.unregister(self._atexit)
-        try:
-            self._bridge.run(self._manager.close_all(), timeout=10)
-        finally:
-            self._bridge.close()
+        self._release()
 
     def __enter__(self) -> Workbench:
         return self
@@ -430,13 +428,52 @@ class Workbench:
         return listeners.subscribe(on_log)
 
 
-def _closer(ref: weakref.ReferenceType[Workbench]) -> Callable[[], None]:
-    def close() -> None:
-        workbench = ref()
-        if workbench is not None:
-            workbench.close()
+class _Release:
+    """Closes a Workbench's connections (stopping their processes) and its bridge, once.
 
-    return close
+    It holds the bridge and the manager, never the Workbench, so the finalizer and the
+    exit hook holding it cannot keep a Workbench alive.
+    """
+
+    def __init__(self, bridge: Bridge, manager: ConnectionManager) -> None:
+        self._bridge = bridge
+        self._manager = manager
+        self._done = False
+        # Registered after the bridge's own hook: atexit runs this first, while the bridge
+        # can still close the clients.
+        atexit.register(self)
+
+    def __call__(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        atexit.unregister(self)
+        bridge = self._bridge
+        if bridge.closed:
+            return
+        if bridge.in_bridge_thread():
+            # The last reference went on the bridge's own thread (a call that held it
+            # ended there): blocking would deadlock, so the bridge stops once all closed.
+            done = bridge.submit(self._manager.close_all())
+            done.add_done_callback(lambda _: bridge.close())
+            return
+        try:
+            bridge.run(self._manager.close_all(), timeout=10)
+        finally:
+            bridge.close()
+
+
+def _weakly(method: Callable[[LogRecord], None]) -> Callable[[LogRecord], None]:
+    """``method`` without keeping its object alive: the bridge's tasks hold what the
+    connections hold, and a bound method there would keep its Workbench forever."""
+    ref = weakref.WeakMethod(method)
+
+    def call(record: LogRecord) -> None:
+        target = ref()
+        if target is not None:
+            target(record)
+
+    return call
 
 
 def _nothing() -> None:
