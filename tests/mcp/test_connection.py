@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
+from tests.processes import children
 from workbench.session import Workbench
 from workbench.tools import ErrorKind
 
@@ -29,3 +33,27 @@ def test_f5_a_connection_refuses_a_timeout_that_is_no_limit(wb: Workbench, timeo
     assert time.perf_counter() - started < 2  # 0 is never "no limit"
     assert observation.error_kind is ErrorKind.INVALID_ARGUMENTS
     assert "demo.slow_count: timeout:" in observation.text
+
+
+DEMO_STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
+
+
+def test_f11_a_dead_stdio_server_is_restarted_before_the_call() -> None:
+    with Workbench() as wb:
+        before = children(DEMO_STDIO[-1])
+        wb.connect("p", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
+        assert wb.call("p.add", {"a": 1, "b": 2}).text == "3.0"
+        (server,) = children(DEMO_STDIO[-1]) - before
+        os.kill(server, signal.SIGKILL)  # it dies between calls, nothing in flight
+        deadline = time.monotonic() + 10
+        while server in children():
+            assert time.monotonic() < deadline, "the killed server never went away"
+            time.sleep(0.05)
+        time.sleep(0.2)
+
+        observation = wb.call("p.add", {"a": 1, "b": 2})
+        assert not observation.is_error, observation.text
+        assert observation.text == "3.0"
+        (restarted,) = children(DEMO_STDIO[-1]) - before
+        assert restarted != server
+        assert [call.status for call in wb.history] == ["ok", "ok"]

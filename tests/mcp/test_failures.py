@@ -20,6 +20,7 @@ from workbench.mcp.failures import (
     http_reason,
     innermost,
     is_connection_loss,
+    is_stale_session,
 )
 from workbench.mcp.spec import ServerSpec
 from workbench.tools.schema import ErrorKind
@@ -185,6 +186,29 @@ def test_a_lost_connection_says_the_next_call_reconnects(error: Exception) -> No
         f"The connection to 'files' was lost during the call ({innermost(error)})."
     )
     assert "The next call reconnects.\nLast lines of its stderr" in message
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "SSE stream ended and reconnection attempts were exhausted",
+        "SSE stream ended without a response",
+        "SSE stream failed: peer closed connection",
+    ],
+)
+def test_f12_an_http_stream_dropped_mid_call_is_a_lost_connection(said: str) -> None:
+    kind, message = explain_call_failure("web", "slow", McpError(said, -32000), 10)
+    assert kind is ErrorKind.CONNECTION
+    assert f"lost during the call ({said})" in message  # the SDK's own words stay
+
+
+def test_f12_a_session_the_server_no_longer_knows_is_stale() -> None:
+    refused = McpError("Server returned an error response", -32603)
+    assert is_stale_session(refused, 400, "Bad Request: No valid session ID provided")
+    assert is_stale_session(McpError("Session terminated", -32600), 404, "")
+    assert not is_stale_session(refused, 400, "Invalid params: a must be a number")
+    assert not is_stale_session(refused, 500, "session store is down")
+    assert not is_stale_session(McpError("Not Found", -32601), 404, "")
 
 
 def test_any_other_call_failure_is_the_tools_error() -> None:

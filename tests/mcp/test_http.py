@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -252,3 +253,64 @@ def test_an_unreachable_port_says_it_could_not_be_reached(workbench: Workbench) 
     assert url in message
     assert "could not be reached" in message, message
     assert time.monotonic() - started < 5
+
+
+# -- servers that die: restarted between calls, killed during one --------------------------
+
+
+def start_everything(
+    everything_js: Path, folder: Path, port: int = 0
+) -> tuple[subprocess.Popen[bytes], int]:
+    """server-everything over HTTP on ``port`` (0: one the OS picks)."""
+    preload = folder / "preload.cjs"
+    preload.write_text(NODE_PRELOAD)
+    command = ["node", "-r", str(preload), str(everything_js), "streamableHttp"]
+    log = folder / f"server-{time.monotonic_ns()}.log"
+    return start_server(command, log, {**os.environ, "PORT": str(port)})
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    process.kill()
+    process.wait(timeout=5)
+
+
+def test_f12_a_restarted_http_server_is_reconnected_and_the_call_sent_again(
+    workbench: Workbench, everything_js: Path, tmp_path: Path
+) -> None:
+    process, port = start_everything(everything_js, tmp_path)
+    try:
+        workbench.connect("web", url=f"http://127.0.0.1:{port}/mcp")
+        assert workbench.call("web.echo", {"message": "before"}).text == "Echo: before"
+        kill(process)  # the new process knows nothing of the old session
+        process, _ = start_everything(everything_js, tmp_path, port)
+
+        after = workbench.call("web.echo", {"message": "after"})
+        assert not after.is_error, after.error_message
+        assert after.text == "Echo: after"
+        assert workbench.call("web.echo", {"message": "again"}).text == "Echo: again"
+        assert [info.status for info in workbench.servers()] == ["connected"]
+    finally:
+        kill(process)
+
+
+def test_f12_a_stream_dropped_mid_call_is_a_connection_observation(
+    workbench: Workbench, everything_js: Path, tmp_path: Path
+) -> None:
+    process, port = start_everything(everything_js, tmp_path)
+    try:
+        workbench.connect("web", url=f"http://127.0.0.1:{port}/mcp")
+        started = threading.Event()
+        future = workbench.submit(
+            "web.trigger-long-running-operation",
+            {"duration": 30, "steps": 30},
+            on_progress=lambda done, total, message: started.set(),
+        )
+        assert started.wait(15), "the long call never reported progress"
+        kill(process)
+
+        observation = future.result(timeout=30)
+        assert observation.error_kind is ErrorKind.CONNECTION, observation.text
+        assert "lost during the call (SSE stream ended" in observation.text
+        assert [call.status for call in workbench.history] == ["connection"]
+    finally:
+        kill(process)

@@ -20,7 +20,12 @@ from typing import Any
 
 from workbench.__about__ import __version__
 from workbench.errors import ConnectionFailedError, ListenerWarning
-from workbench.mcp.failures import explain_call_failure, explain_connect_failure, innermost
+from workbench.mcp.failures import (
+    explain_call_failure,
+    explain_connect_failure,
+    innermost,
+    is_stale_session,
+)
 from workbench.mcp.quiet import working_for
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
@@ -83,6 +88,10 @@ class Connection:
         self._on_log = on_log
         self._client: Any = None
         self._http_status: int | None = None
+        # The last HTTP refusal (status, the server's words); a new tuple each time, so a
+        # call can tell whether it was refused after it started.
+        self._refusal: tuple[int, str] | None = None
+        self._reopening = asyncio.Lock()  # concurrent calls that find it dead reopen it once
 
     @property
     def name(self) -> str:
@@ -139,35 +148,43 @@ class Connection:
     ) -> Observation:
         """Call a tool; every failure becomes an error Observation.
 
-        A connection found dead is reconnected once before the call. A ``timeout`` that is
-        no positive number of seconds is refused: 0 never means "no limit".
+        A connection found dead (lost in an earlier call, or a stdio server whose process
+        exited since) is reconnected once before the call. An HTTP server that no longer
+        knows the session (it restarted) refused the call unread: it is reconnected and the
+        call sent once more. A ``timeout`` that is no positive number of seconds is
+        refused: 0 never means "no limit".
         """
         bad_timeout = timeout_problem(timeout)
         if bad_timeout is not None:
             message = f"Invalid arguments for {self.name}.{tool}: timeout: {bad_timeout}"
             return Observation.error(ErrorKind.INVALID_ARGUMENTS, message, duration=0.0)
         started = time.perf_counter()
-        if self.status is not Status.CONNECTED:
+        if self.status is not Status.CONNECTED or self._found_dead():
             try:
-                await self.open()
+                await self._reopen(self._client)
             except ConnectionFailedError as error:
                 return Observation.error(ErrorKind.CONNECTION, str(error), duration=0.0)
         limit = timeout if timeout is not None else self.spec.call_timeout
+        client, refusal = self._client, self._refusal
         try:
-            result = await self._client.call_tool_mcp(
-                tool,
-                arguments,
-                timeout=limit,
-                progress_handler=_progress_handler(on_progress),
-            )
+            result = await self._send(tool, arguments, limit, on_progress)
         except Exception as error:
-            kind, message = explain_call_failure(
-                self.name, tool, error, limit, stderr=read_stderr_tail(self.stderr_log)
-            )
-            if kind is ErrorKind.CONNECTION:
-                self.status = Status.DISCONNECTED
-                self.last_error = f"lost connection: {innermost(error)}"
-            return Observation.error(kind, message, duration=time.perf_counter() - started)
+            said = self._refusal if self._refusal is not refusal else None
+            if said is None or not is_stale_session(error, *said):
+                return self._failed(tool, error, limit, started, said)
+            try:
+                await self._reopen(client)
+                left = max(limit - (time.perf_counter() - started), 0.001)
+                result = await self._send(tool, arguments, left, on_progress)
+            except ConnectionFailedError as reopen_error:
+                message = (
+                    f"{self.name!r} no longer knows this session (HTTP {said[0]}: {said[1]}) "
+                    f"and reconnecting failed. {reopen_error}"
+                )
+                duration = time.perf_counter() - started
+                return Observation.error(ErrorKind.CONNECTION, message, duration=duration)
+            except Exception as retry_error:
+                return self._failed(tool, retry_error, limit, started, None)
         observation = Observation.model_validate(
             result.model_dump(by_alias=True, exclude_none=True)
         )
@@ -177,6 +194,54 @@ class Connection:
         return observation.model_copy(update=update)
 
     # -- internals ------------------------------------------------------------------------
+
+    async def _send(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        limit: float,
+        on_progress: ProgressCallback | None,
+    ) -> Any:
+        return await self._client.call_tool_mcp(
+            tool, arguments, timeout=limit, progress_handler=_progress_handler(on_progress)
+        )
+
+    def _failed(
+        self,
+        tool: str,
+        error: Exception,
+        limit: float,
+        started: float,
+        said: tuple[int, str] | None,
+    ) -> Observation:
+        """The error Observation of a call that raised; the server's own words when an
+        HTTP server refused it (the SDK keeps only "Server returned an error response")."""
+        kind, message = explain_call_failure(
+            self.name, tool, error, limit, stderr=read_stderr_tail(self.stderr_log)
+        )
+        if kind is ErrorKind.CONNECTION:
+            self.status = Status.DISCONNECTED
+            self.last_error = f"lost connection: {innermost(error)}"
+        elif said is not None and said[1]:
+            message += f" (HTTP {said[0]}: {said[1]})"
+        return Observation.error(kind, message, duration=time.perf_counter() - started)
+
+    def _found_dead(self) -> bool:
+        """Whether the session ended since the last call without anyone sending a thing: a
+        stdio server whose process exited (its pipes closed). FastMCP's stdio transport
+        knows; its attributes are private, so they are read defensively."""
+        transport = getattr(self._client, "transport", None)
+        task = getattr(transport, "_connect_task", None)
+        if task is not None and task.done():
+            return True
+        dead = getattr(transport, "_is_session_dead", None)
+        return bool(callable(dead) and dead())
+
+    async def _reopen(self, broken: Any) -> None:
+        """Open again, unless a concurrent call already replaced the ``broken`` client."""
+        async with self._reopening:
+            if self._client is broken or self.status is not Status.CONNECTED:
+                await self.open()
 
     def _make_client(self) -> Any:
         import mcp.types
@@ -189,7 +254,9 @@ class Connection:
             async def on_tool_list_changed(self, message: Any) -> None:
                 await connection.refresh_tools()
 
-        transport, self.stderr_log = make_transport(self.spec, on_http_status=self._note_status)
+        transport, self.stderr_log = make_transport(
+            self.spec, on_http_status=self._note_status, on_http_refusal=self._note_refusal
+        )
         return Client(
             transport,
             client_info=mcp.types.Implementation(name="workbench", version=__version__),
@@ -201,6 +268,9 @@ class Connection:
     def _note_status(self, status: int) -> None:
         """Keep the last failed HTTP status: the SDK's error no longer carries it."""
         self._http_status = status
+
+    def _note_refusal(self, status: int, said: str) -> None:
+        self._refusal = (status, said)
 
     async def _drop_client(self) -> None:
         client, self._client = self._client, None

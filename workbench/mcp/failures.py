@@ -115,16 +115,28 @@ def http_reason(error: BaseException, seen_status: int | None = None) -> str | N
 
 
 def is_connection_loss(error: BaseException) -> bool:
-    """Whether anything in the error's chain says the connection (or process) went away."""
+    """Whether anything in the error's chain says the connection (or process) went away:
+    a closed stdio pipe, or an HTTP response stream that ended before its answer (the
+    server died mid-call; the SDK gives up with "SSE stream ended ...")."""
     for item in error_chain(error):
         code = getattr(getattr(item, "error", None), "code", None)
-        if code == CONNECTION_CLOSED and "closed" in str(item).lower():
+        said = str(item).lower()
+        if code == CONNECTION_CLOSED and ("closed" in said or "stream" in said):
             return True
         if type(item).__name__ in _LOST_CONNECTION_TYPES:
             return True
         if isinstance(item, ConnectionError) or "not connected" in str(item).lower():
             return True
     return False
+
+
+def is_stale_session(error: BaseException, status: int | None, said: str) -> bool:
+    """Whether an HTTP server refused a request for not knowing its session (it restarted,
+    or dropped the session): 404 as the spec says, or 400 "No valid session ID" as some
+    servers answer. Such a request was never handled, so a new session may send it again."""
+    if status not in (400, 404):
+        return False
+    return "session" in said.lower() or "session terminated" in str(error).lower()
 
 
 def innermost(error: BaseException) -> str:

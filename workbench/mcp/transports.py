@@ -8,6 +8,7 @@ fastmcp is imported only when a transport is built, never when this module is.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import re
 import shutil
@@ -23,9 +24,17 @@ from workbench.secrets import mask_text
 STDERR_TAIL_LINES = 15
 
 HttpStatusHook = Callable[[int], None]
+# A failed status and what the server said in its body (its own message, when it gave one).
+HttpRefusalHook = Callable[[int, str], None]
+SAID_LIMIT = 500
 
 
-def make_transport(spec: ServerSpec, *, on_http_status: HttpStatusHook) -> tuple[Any, Path | None]:
+def make_transport(
+    spec: ServerSpec,
+    *,
+    on_http_status: HttpStatusHook,
+    on_http_refusal: HttpRefusalHook | None = None,
+) -> tuple[Any, Path | None]:
     """The transport for ``spec`` and, for stdio, the file its server's stderr goes to.
 
     Raises FileNotFoundError before starting anything when a stdio command is not on the
@@ -44,7 +53,7 @@ def make_transport(spec: ServerSpec, *, on_http_status: HttpStatusHook) -> tuple
             spec.url or "",
             headers=dict(spec.headers),
             auth=spec.token,
-            httpx_client_factory=cast(Any, http_client_factory(on_http_status)),
+            httpx_client_factory=cast(Any, http_client_factory(on_http_status, on_http_refusal)),
         )
         return http, None
     from fastmcp.client.transports import StdioTransport
@@ -62,9 +71,13 @@ def make_transport(spec: ServerSpec, *, on_http_status: HttpStatusHook) -> tuple
     return stdio, log
 
 
-def http_client_factory(on_status: HttpStatusHook) -> Callable[..., Any]:
+def http_client_factory(
+    on_status: HttpStatusHook, on_refusal: HttpRefusalHook | None = None
+) -> Callable[..., Any]:
     """A factory of the SDK's HTTP client plus a hook reporting failed statuses: the SDK
-    replaces an HTTP 401 or 404 with a bare JSON-RPC error, and people need the status."""
+    replaces an HTTP 401 or 404 with a bare JSON-RPC error, and people need the status.
+    ``on_refusal`` also gets the server's own words (a restarted server's "No valid session
+    ID", which the SDK replaces with "Server returned an error response")."""
 
     def make(**options: Any) -> Any:
         import httpx2
@@ -78,11 +91,36 @@ def http_client_factory(on_status: HttpStatusHook) -> Callable[..., Any]:
         async def note(response: Any) -> None:
             if response.status_code >= 400:
                 on_status(response.status_code)
+                if on_refusal is not None:
+                    on_refusal(response.status_code, await _said(response))
 
         client.event_hooks["response"].append(note)
         return client
 
     return make
+
+
+async def _said(response: Any) -> str:
+    """The message in a small error body: JSON-RPC's ``error.message``, a ``message``
+    field, or the text itself; read here, the SDK still reads the same body after."""
+    import json
+
+    length = response.headers.get("content-length")
+    kind = response.headers.get("content-type", "")
+    too_long = length is not None and (not length.isdigit() or int(length) > 65_536)
+    if too_long or not kind.startswith(("application/json", "text/plain")):
+        return ""
+    try:
+        text = (await response.aread()).decode(errors="replace")
+    except Exception:  # a body that cannot be read says nothing
+        return ""
+    with contextlib.suppress(ValueError):
+        body = json.loads(text)
+        if isinstance(body, dict):
+            inner = body.get("error")
+            found = inner.get("message") if isinstance(inner, dict) else body.get("message")
+            text = found if isinstance(found, str) else text
+    return mask_text(" ".join(text.split()))[:SAID_LIMIT]
 
 
 _log_dir: Path | None = None
