@@ -20,7 +20,12 @@ import pytest
 
 from tests.processes import run_python
 from workbench.errors import BridgeError, WorkbenchError
-from workbench.mcp.bridge import Bridge, loop_patched_by_nest_asyncio
+from workbench.mcp.bridge import (
+    Bridge,
+    bound_to_another_loop,
+    loop_patched_by_nest_asyncio,
+    run_in_notebook,
+)
 
 # The tests play the caller: they need a loop of their own in the calling thread.
 run_in_new_loop = asyncio.run
@@ -554,6 +559,45 @@ def test_f15_wrap_future_keeps_the_awaiting_loop_waking_and_cancels_the_task(
     assert slow.cancelled.wait(2)
     waits = [t for t in selector.timeouts if t]
     assert waits and max(w for w in waits if w is not None) <= 0.15, selector.timeouts
+
+
+async def thread_name() -> str:
+    return threading.current_thread().name
+
+
+def test_f17_notebook_coroutines_run_on_the_callers_free_loop_else_on_a_worker(
+    bridge: Bridge,
+) -> None:
+    async def placed() -> tuple[str, bool]:
+        return await run_in_notebook(thread_name)
+
+    # A sync wait blocks the main thread: a worker loop runs the tool.
+    assert bridge.run(placed()) == ("workbench-notebook-tool", True)
+
+    async def awaited() -> tuple[str, bool]:
+        return await bridge.arun(placed())
+
+    # Awaited, the caller's loop (the kernel's, in a notebook) is free: it runs the tool.
+    assert run_in_new_loop(awaited()) == ("MainThread", False)
+
+
+def test_f17_a_blocking_notebook_coroutine_leaves_the_bridge_free(bridge: Bridge) -> None:
+    async def block() -> str:
+        time.sleep(1.0)
+        return "done"
+
+    future = bridge.submit(run_in_notebook(block))
+    start = time.monotonic()
+    assert bridge.run(add(1, 2)) == 3
+    assert time.monotonic() - start < 0.5
+    assert future.result(5) == ("done", True)
+
+
+def test_f18_asyncio_wording_for_objects_of_another_loop() -> None:
+    assert bound_to_another_loop("<Queue at 0x1> is bound to a different event loop")
+    assert bound_to_another_loop("Task got Future <Future> attached to a different loop")
+    assert bound_to_another_loop("The future belongs to a different loop than the one ...")
+    assert not bound_to_another_loop("division by zero")
 
 
 def test_call_soon_runs_on_the_bridge_thread_with_the_callers_context(bridge: Bridge) -> None:

@@ -20,6 +20,7 @@ import contextlib
 import contextvars
 import functools
 import logging
+import re
 import signal
 import sys
 import threading
@@ -32,7 +33,14 @@ from typing import Any, Generic, TypeVar
 
 from workbench.errors import BridgeError
 
-__all__ = ["Bridge", "BridgeError", "loop_patched_by_nest_asyncio", "start_daemon_thread"]
+__all__ = [
+    "Bridge",
+    "BridgeError",
+    "bound_to_another_loop",
+    "loop_patched_by_nest_asyncio",
+    "run_in_notebook",
+    "start_daemon_thread",
+]
 
 T = TypeVar("T")
 
@@ -44,6 +52,13 @@ _WAIT_SLICE = 0.1
 # After a timeout, how long to wait for the cancelled task to unwind before raising.
 _CANCEL_GRACE = 1.0
 _ATEXIT_TIMEOUT = 2.0
+# How long an async notebook tool waits for the kernel's loop to take it when the loop is busy
+# with something other than a wait on the bridge (then a worker thread runs it), and how often
+# that wait looks whether the main thread has started blocking on the bridge meanwhile.
+_HOST_CLAIM_WAIT = 0.25
+_HOST_POLL = 0.01
+# What asyncio says when an object or future of one loop is used from another.
+_OTHER_LOOP = re.compile(r"(bound to|attached to|belongs to) a different (event )?loop")
 
 _STOCK_RUN_UNTIL_COMPLETE = asyncio.BaseEventLoop.run_until_complete
 
@@ -55,11 +70,15 @@ if sys.platform == "win32":  # pragma: no cover - the proactor overrides run_for
     class _BridgeLoop(asyncio.ProactorEventLoop):
         """The bridge's loop: asyncio's, immune to nest_asyncio's class patch."""
 
+        host: _Host | None = None
+
     _PINNED: tuple[str, ...] = ("run_until_complete", "_run_once", "_check_running")
 else:
 
     class _BridgeLoop(asyncio.SelectorEventLoop):
         """The bridge's loop: asyncio's, immune to nest_asyncio's class patch."""
+
+        host: _Host | None = None
 
     _PINNED = ("run_forever", "run_until_complete", "_run_once", "_check_running")
 
@@ -112,7 +131,7 @@ class _BridgedFuture(concurrent.futures.Future[T]):
         if self.done() or job is None:
             return super().result(timeout)
         try:
-            with _cancel_on_sigint() as target:
+            with _cancel_on_sigint() as target, _blocking(job.loop):
                 target.job = job
                 return super().result(timeout)
         except concurrent.futures.CancelledError:
@@ -295,6 +314,203 @@ def _cancel_on_sigint() -> Iterator[_SigintTarget]:
             signal.signal(signal.SIGINT, previous)
 
 
+class _Host:
+    """The kernel's loop (the one running in the main thread) and whether the main thread is
+    blocked waiting on the bridge, which leaves that loop unable to run anything."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.blocked = 0  # changed by the main thread only
+
+    def learn(self) -> None:
+        """Note the loop running in the main thread, if this is it."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        with contextlib.suppress(RuntimeError):
+            loop = asyncio.get_running_loop()
+            if not isinstance(loop, _BridgeLoop):
+                self.loop = loop
+
+    @contextlib.contextmanager
+    def blocking(self) -> Iterator[None]:
+        """Mark the main thread as blocked on the bridge for the duration."""
+        main = threading.current_thread() is threading.main_thread()
+        if main:
+            self.blocked += 1
+        try:
+            yield
+        finally:
+            if main:
+                self.blocked -= 1
+
+    def free_loop(self) -> asyncio.AbstractEventLoop | None:
+        """The kernel's loop if it is running and not blocked on the bridge."""
+        loop = self.loop
+        if loop is None or self.blocked or loop.is_closed() or not loop.is_running():
+            return None
+        return loop
+
+
+def _blocking(loop: asyncio.AbstractEventLoop) -> contextlib.AbstractContextManager[None]:
+    host = getattr(loop, "host", None)
+    return host.blocking() if isinstance(host, _Host) else contextlib.nullcontext()
+
+
+class _Handoff(Generic[T]):
+    """An async notebook tool offered to the kernel's loop: whoever claims it first runs it,
+    the kernel's loop or (when that loop does not take it) a worker thread."""
+
+    def __init__(self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context):
+        self._make = make
+        self._ctx = ctx
+        self._lock = threading.Lock()
+        self._owner = ""
+        self._claimed = threading.Event()
+        self._waiter: asyncio.Future[None] | None = None  # on the bridge loop: woken at claim
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[T] | None = None
+        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def claim(self, who: str) -> bool:
+        with self._lock:
+            if self._owner:
+                return False
+            self._owner = who
+            return True
+
+    async def offer(self, loop: asyncio.AbstractEventLoop, host: _Host) -> bool:
+        """True once the kernel's loop has taken the tool; False when the caller runs it."""
+        self._loop = loop
+        waiter = self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            loop.call_soon_threadsafe(self._start)
+        except RuntimeError:  # closed meanwhile
+            return not self.claim("worker")
+        deadline = time.monotonic() + _HOST_CLAIM_WAIT
+        while not self._claimed.is_set():
+            if host.blocked or time.monotonic() >= deadline:
+                return not self.claim("worker")
+            await asyncio.wait((waiter,), timeout=_HOST_POLL)
+        return True
+
+    async def result(self) -> T:
+        """Await the tool on the kernel's loop; cancelling this cancels it there."""
+        try:
+            return await asyncio.wrap_future(self.future)
+        except BaseException:
+            if self._loop is not None:
+                with contextlib.suppress(RuntimeError):
+                    self._loop.call_soon_threadsafe(self._cancel)
+            raise
+
+    def _start(self) -> None:
+        if self._loop is None or not self.claim("host"):
+            return
+        self._claimed.set()
+        waiter = self._waiter
+        if waiter is not None:
+            with contextlib.suppress(RuntimeError):  # the bridge loop is closed
+                waiter.get_loop().call_soon_threadsafe(_resolve, waiter)
+        try:
+            self._task = _create_task(self._loop, self._make(), self._ctx)
+        except BaseException as exc:
+            _settle_future(self.future, None, exc)
+            return
+        self._task.add_done_callback(self._copy)
+
+    def _copy(self, task: asyncio.Task[T]) -> None:
+        if task.cancelled():
+            _settle_future(self.future, None, asyncio.CancelledError())
+        else:
+            exc = task.exception()
+            _settle_future(self.future, None if exc is not None else task.result(), exc)
+
+    def _cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+def _settle_future(
+    future: concurrent.futures.Future[T], result: T | None, exc: BaseException | None
+) -> None:
+    with contextlib.suppress(concurrent.futures.InvalidStateError):  # cancelled meanwhile
+        if exc is not None:
+            future.set_exception(exc)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+
+class _Worker(Generic[T]):
+    """An async notebook tool run on a thread of its own with a loop of its own."""
+
+    def __init__(self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context):
+        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self._loop = asyncio.new_event_loop()
+        self._task: asyncio.Task[T] | None = None
+        threading.Thread(
+            target=self._main, args=(make, ctx), name="workbench-notebook-tool", daemon=True
+        ).start()
+
+    async def result(self) -> T:
+        try:
+            return await asyncio.wrap_future(self.future)
+        except BaseException:
+            with contextlib.suppress(RuntimeError):  # finished and closed
+                self._loop.call_soon_threadsafe(self._cancel)
+            raise
+
+    def _main(self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context) -> None:
+        loop = self._loop
+        asyncio.set_event_loop(loop)
+        try:
+            task = self._task = _create_task(loop, make(), ctx)
+            loop.run_until_complete(asyncio.wait((task,)))
+            if task.cancelled():
+                _settle_future(self.future, None, asyncio.CancelledError())
+            else:
+                exc = task.exception()
+                _settle_future(self.future, None if exc is not None else task.result(), exc)
+        except BaseException as exc:
+            _settle_future(self.future, None, exc)
+        finally:
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(loop.shutdown_asyncgens())
+            asyncio.set_event_loop(None)
+            loop.close()
+
+    def _cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+async def run_in_notebook(make: Callable[[], Coroutine[Any, Any, T]]) -> tuple[T, bool]:
+    """Run an async notebook tool where the notebook's objects live; ``(result, displaced)``.
+
+    On the bridge loop a tool that blocks would stall every server's calls and timeouts, and
+    the kernel's asyncio objects would wake it late or not at all. So the kernel's loop runs
+    it whenever that loop is free (awaited calls, widget calls); while the main thread is
+    blocked on the bridge (a sync call) - or the loop does not take it within 0.25 s - a
+    worker thread with its own loop does, and ``displaced`` is True. Elsewhere than on a
+    bridge loop (a server served by another loop), the current loop awaits it.
+    """
+    loop = asyncio.get_running_loop()
+    host = getattr(loop, "host", None)
+    if not isinstance(host, _Host):
+        return await make(), False
+    ctx = contextvars.copy_context()
+    kernel_loop = host.free_loop()
+    if kernel_loop is not None:
+        handoff = _Handoff(make, ctx)
+        if await handoff.offer(kernel_loop, host):
+            return await handoff.result(), False
+    return await _Worker(make, ctx).result(), True
+
+
+def bound_to_another_loop(message: str) -> bool:
+    """Whether an error message is asyncio's for an object or future of another loop."""
+    return _OTHER_LOOP.search(message) is not None
+
+
 class Bridge:
     """An event loop in a daemon thread that owns every MCP client.
 
@@ -311,6 +527,8 @@ class Bridge:
         self._closed = False
         self._close_deadline: float | None = None
         self._jobs: set[_Job[Any]] = set()
+        self._host = _Host()
+        self._host.learn()  # made in a cell: the kernel's loop is running
         # Registered now, not at first use: atexit runs hooks last-in first-out, so cleanup
         # that still needs the bridge (closing clients) must be registered after creating it.
         self._atexit = functools.partial(_close_at_exit, weakref.ref(self))
@@ -357,7 +575,7 @@ class Bridge:
             )
         target = None
         try:
-            with _cancel_on_sigint() as target:
+            with _cancel_on_sigint() as target, self._host.blocking():
                 return self._wait(self._submit(coro, target), timeout)
         except BaseException:
             if target is not None and target.job is not None:
@@ -447,6 +665,7 @@ class Bridge:
             raise BridgeError("This bridge is closed; create a new Bridge.")
         if self._loop is None:
             loop = _BridgeLoop()
+            loop.host = self._host
             ready = threading.Event()
             thread = threading.Thread(
                 target=self._main, args=(loop, ready), name=self._name, daemon=True
@@ -460,6 +679,7 @@ class Bridge:
         if not asyncio.iscoroutine(coro):
             raise TypeError(f"The bridge runs coroutine objects, not {type(coro).__name__}.")
         ctx = contextvars.copy_context()
+        self._host.learn()
         with self._lock:
             try:
                 loop = self._started_loop()

@@ -16,10 +16,11 @@ from fastmcp import FastMCP
 from fastmcp.tools import Tool, ToolResult
 from pydantic import PrivateAttr, TypeAdapter
 
+from workbench.mcp.bridge import bound_to_another_loop, run_in_notebook
 from workbench.names import LOCAL_SERVER
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.export import to_mcp_tool
-from workbench.tools.schema import Observation
+from workbench.tools.schema import ErrorKind, Observation
 
 _CONTENT: TypeAdapter[list[Any]] = TypeAdapter(list[mcp.types.ContentBlock])
 INSTRUCTIONS = "Tools defined in this notebook's kernel."
@@ -28,10 +29,25 @@ INSTRUCTIONS = "Tools defined in this notebook's kernel."
 async def run_definition(
     definition: ToolDefinition[Any, Any], arguments: Mapping[str, Any]
 ) -> Observation:
-    """Call a definition without blocking the loop: sync executors run in a worker thread."""
-    if definition.is_async:
-        return await definition.acall(arguments)
-    return await asyncio.to_thread(definition.call, arguments)
+    """Call a definition where the notebook's objects live, never on the bridge's loop.
+
+    Sync executors run in a worker thread; async ones on the kernel's loop when it is free,
+    else on a worker loop (``run_in_notebook``), where asyncio objects of the kernel's loop
+    fail: that error says to ``await`` the call, the one way to leave the kernel's loop free.
+    """
+    if not definition.is_async:
+        return await asyncio.to_thread(definition.call, arguments)
+    observation, displaced = await run_in_notebook(lambda: definition.acall(arguments))
+    message = observation.error_message or ""
+    if displaced and observation.is_error and bound_to_another_loop(message):
+        return Observation.error(
+            ErrorKind.TOOL_ERROR,
+            f"{definition.name} needs the kernel's event loop, which this synchronous call "
+            "keeps busy: call it with `await wb.acall(...)` instead (in a widget or from "
+            f"another thread it works as is). ({message})",
+            duration=observation.duration,
+        )
+    return observation
 
 
 class DefinitionTool(Tool):
