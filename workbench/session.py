@@ -269,7 +269,8 @@ class Workbench:
         """Start a call and return at once, for views that must not block (widgets).
 
         The future's result is the Observation; ``future.cancel()`` cancels the call on the
-        server, and the history records it as cancelled.
+        server, and the history records it as cancelled. An interrupt while waiting on it,
+        with ``future.result()`` or ``await asyncio.wrap_future(future)``, cancels it too.
         """
         self._check_open()
         return self._bridge.submit(self._call(tool_id, arguments, timeout, on_progress, on_log))
