@@ -49,7 +49,7 @@ def test_f11_a_dead_stdio_server_is_restarted_before_the_call() -> None:
         while server in children():
             assert time.monotonic() < deadline, "the killed server never went away"
             time.sleep(0.05)
-        time.sleep(0.2)
+        time.sleep(0.5)  # between calls, at a person's pace (the session learns it in ms)
 
         observation = wb.call("p.add", {"a": 1, "b": 2})
         assert not observation.is_error, observation.text
@@ -57,3 +57,28 @@ def test_f11_a_dead_stdio_server_is_restarted_before_the_call() -> None:
         (restarted,) = children(DEMO_STDIO[-1]) - before
         assert restarted != server
         assert [call.status for call in wb.history] == ["ok", "ok"]
+
+
+def test_a_server_killed_during_a_call_is_a_lost_connection_and_the_next_call_reconnects() -> None:
+    with Workbench() as wb:
+        before = children(DEMO_STDIO[-1])
+        wb.connect("p", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
+        (server,) = children(DEMO_STDIO[-1]) - before
+        counting: list[float] = []
+        future = wb.submit(
+            "p.slow_count",
+            {"seconds": 30, "steps": 60},
+            on_progress=lambda done, total, message: counting.append(done),
+        )
+        deadline = time.monotonic() + 20
+        while not counting:
+            assert time.monotonic() < deadline, "the call never started"
+            time.sleep(0.05)
+        os.kill(server, signal.SIGKILL)
+
+        lost = future.result(timeout=20)
+        assert lost.error_kind is ErrorKind.CONNECTION
+        assert "lost during the call" in lost.text
+        assert [info.status for info in wb.servers()] == ["disconnected"]
+        assert wb.call("p.add", {"a": 1, "b": 2}).text == "3.0"
+        assert [call.status for call in wb.history] == ["connection", "ok"]

@@ -330,7 +330,7 @@ def test_everything_log_messages_below_the_default_level_are_dropped(
 # -- a server that dies -------------------------------------------------------------------
 
 
-def test_killed_server_gives_a_connection_error_then_reconnects_on_the_next_call(
+def test_f11_a_server_killed_between_calls_is_restarted_by_the_next_call(
     workbench: Workbench, everything_stdio: list[str], everything_js: Path
 ) -> None:
     script = str(everything_js)
@@ -338,24 +338,14 @@ def test_killed_server_gives_a_connection_error_then_reconnects_on_the_next_call
     pid = connect_new_process(workbench, EVERYTHING, everything_stdio, script)
     assert workbench.call("everything.echo", {"message": "alive"}).text == "Echo: alive"
     kill(pid, script)
-
-    lost = workbench.call("everything.echo", {"message": "anyone?"})
-
-    assert lost.is_error
-    assert lost.error_kind is ErrorKind.CONNECTION
-    assert "lost" in (lost.error_message or "")
-    info = server_info(workbench, EVERYTHING)
-    assert info.status == "disconnected"
-    assert info.last_error
-    assert workbench.history.last(1)[0].status == "connection"
-    # The registry keeps the tools, so the next call can find them and reconnect.
-    assert "everything.echo" in workbench.registry
+    time.sleep(0.5)  # between calls, at a person's pace (the session learns it in ms)
 
     back = workbench.call("everything.echo", {"message": "back"})
 
     assert not back.is_error, back.error_message
     assert back.text == "Echo: back"
     assert server_info(workbench, EVERYTHING).status == "connected"
+    assert [call.status for call in workbench.history] == ["ok", "ok"]
     (restarted,) = children(script) - others
     assert restarted != pid
 

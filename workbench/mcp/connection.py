@@ -228,8 +228,9 @@ class Connection:
 
     def _found_dead(self) -> bool:
         """Whether the session ended since the last call without anyone sending a thing: a
-        stdio server whose process exited (its pipes closed). FastMCP's stdio transport
-        knows; its attributes are private, so they are read defensively."""
+        stdio server whose process exited (its pipes closed; the session learns it some
+        milliseconds after the death). FastMCP's stdio transport knows; its attributes are
+        private, so they are read defensively."""
         transport = getattr(self._client, "transport", None)
         task = getattr(transport, "_connect_task", None)
         if task is not None and task.done():
