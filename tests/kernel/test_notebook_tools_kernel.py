@@ -40,7 +40,12 @@ async def where() -> str:
     "The thread the tool runs in."
     return threading.current_thread().name
 
-wb.add_tools(blocking_async, take, where)
+@tool
+async def take_fresh(timeout: float = 1) -> str:
+    "The next item of a queue made in a later cell."
+    return str(await asyncio.wait_for(fresh.get(), timeout))
+
+wb.add_tools(blocking_async, take, where, take_fresh)
 """
 
 
@@ -143,3 +148,21 @@ def test_f18_a_tool_needing_the_kernels_loop_called_synchronously_says_to_await(
         'print((await wb.acall("notebook.take", {"timeout": 5})).text)',
     )
     assert out.strip() == "later"
+
+
+def test_f18_a_cells_queue_first_waited_on_in_a_sync_call_stays_usable(session: Any) -> None:
+    """No consumer has waited on ``fresh`` yet: the displaced tool binds it to its own loop,
+    which must give it back, or the kernel could never wait on it again."""
+    out = ok(
+        session,
+        "fresh = asyncio.Queue()\n"
+        'empty = wb.call("notebook.take_fresh", {"timeout": 0.5}, timeout=10)\n'
+        "print(empty.is_error)",
+    )
+    assert out.strip() == "True"
+    out = ok(
+        session,
+        'asyncio.get_running_loop().call_later(0.1, fresh.put_nowait, "again")\n'
+        "print(await asyncio.wait_for(fresh.get(), 2))",
+    )
+    assert out.strip() == "again"

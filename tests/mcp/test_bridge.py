@@ -593,6 +593,25 @@ def test_f17_a_blocking_notebook_coroutine_leaves_the_bridge_free(bridge: Bridge
     assert future.result(5) == ("done", True)
 
 
+def test_f18_objects_a_displaced_coroutine_bound_are_given_back(bridge: Bridge) -> None:
+    queue: asyncio.Queue[str] = asyncio.Queue()  # made here, never waited on yet
+
+    async def take() -> str:
+        return await asyncio.wait_for(queue.get(), 0.05)
+
+    async def placed() -> tuple[str, bool]:
+        return await run_in_notebook(take)
+
+    with pytest.raises(asyncio.TimeoutError):
+        bridge.run(placed())  # the worker loop waited on the queue first
+
+    async def later() -> str:
+        asyncio.get_running_loop().call_later(0.01, queue.put_nowait, "x")
+        return await queue.get()
+
+    assert run_in_new_loop(later()) == "x"
+
+
 def test_f18_asyncio_wording_for_objects_of_another_loop() -> None:
     assert bound_to_another_loop("<Queue at 0x1> is bound to a different event loop")
     assert bound_to_another_loop("Task got Future <Future> attached to a different loop")

@@ -19,6 +19,7 @@ import concurrent.futures
 import contextlib
 import contextvars
 import functools
+import gc
 import logging
 import re
 import signal
@@ -27,6 +28,7 @@ import threading
 import time
 import warnings
 import weakref
+from asyncio.mixins import _LoopBoundMixin
 from collections.abc import Callable, Coroutine, Iterator
 from types import FrameType
 from typing import Any, Generic, TypeVar
@@ -462,25 +464,41 @@ class _Worker(Generic[T]):
     def _main(self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context) -> None:
         loop = self._loop
         asyncio.set_event_loop(loop)
+        result: T | None = None
+        error: BaseException | None = None
         try:
             task = self._task = _create_task(loop, make(), ctx)
             loop.run_until_complete(asyncio.wait((task,)))
             if task.cancelled():
-                _settle_future(self.future, None, asyncio.CancelledError())
+                error = asyncio.CancelledError()
             else:
-                exc = task.exception()
-                _settle_future(self.future, None if exc is not None else task.result(), exc)
+                error = task.exception()
+                result = None if error is not None else task.result()
         except BaseException as exc:
-            _settle_future(self.future, None, exc)
+            error = exc
         finally:
             with contextlib.suppress(Exception):
                 loop.run_until_complete(loop.shutdown_asyncgens())
             asyncio.set_event_loop(None)
+            _unbind(loop)  # before the caller hears back: it may use them at once
             loop.close()
+            _settle_future(self.future, result, error)
 
     def _cancel(self) -> None:
         if self._task is not None:
             self._task.cancel()
+
+
+def _unbind(loop: asyncio.AbstractEventLoop) -> None:
+    """Release the asyncio objects (queues, events, locks) a displaced tool bound to its
+    throwaway loop by waiting on them first - say a queue made in a cell - so the kernel's
+    loop can use them afterwards instead of meeting "bound to a different event loop"."""
+    for referrer in gc.get_referrers(loop):
+        # Python 3.10 keeps attributes in a dict; later versions refer from the object.
+        owners = gc.get_referrers(referrer) if isinstance(referrer, dict) else [referrer]
+        for owner in owners:
+            if isinstance(owner, _LoopBoundMixin) and getattr(owner, "_loop", None) is loop:
+                owner._loop = None  # type: ignore[attr-defined]
 
 
 async def run_in_notebook(make: Callable[[], Coroutine[Any, Any, T]]) -> tuple[T, bool]:
