@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.kernel.snippets import WAIT_HERE
+
 pytestmark = pytest.mark.kernel
 
 SETUP = """
@@ -23,21 +25,8 @@ from workbench import tool
 
 %load_ext workbench
 wb = workbench.current()
-cancelled = threading.Event()
-
-@tool
-async def wait_here(seconds: float = 30) -> str:
-    "Sleep on the local notebook server; note a cancellation."
-    try:
-        await asyncio.sleep(seconds)
-    except asyncio.CancelledError:
-        cancelled.set()
-        raise
-    return "finished"
-
-wb.add_tools(wait_here)
-print(wb.call("notebook.wait_here", {"seconds": 0}).text)
-"""
+{WAIT_HERE}print(wb.call("notebook.wait_here", {"seconds": 0}).text)
+""".replace("{WAIT_HERE}", WAIT_HERE)
 
 WAYS = {
     "call": 'wb.call("notebook.wait_here", {"seconds": 30})',

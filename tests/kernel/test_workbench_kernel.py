@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.kernel.snippets import WAIT_HERE
 from tests.processes import children
 
 pytestmark = pytest.mark.kernel
@@ -27,22 +28,9 @@ wb = Workbench()
 wb.connect("demo")
 wb.connect("stdio_demo", command=sys.executable, args=["-m", "workbench.mcp.demo"])
 
-cancelled = threading.Event()
-
-@tool
-async def wait_here(seconds: float = 30) -> str:
-    "Sleep on the local notebook server; note a cancellation."
-    try:
-        await asyncio.sleep(seconds)
-    except asyncio.CancelledError:
-        cancelled.set()
-        raise
-    return "finished"
-
-wb.add_tools(wait_here)
-
+{WAIT_HERE}
 print(sorted(info.status for info in wb.servers()))
-"""
+""".replace("{WAIT_HERE}", WAIT_HERE)
 # The kernel's children(): the very function the other tests use, defined from its source.
 SETUP += "\n" + inspect.getsource(children)
 
