@@ -58,10 +58,17 @@ class Listeners(Generic[T]):
             if key in self._reported:
                 return
             self._reported.add(key)
-        name = getattr(listener, "__qualname__", None) or repr(listener)
-        warnings.warn(
-            f"A listener of {self._what} ({name}) raised {type(error).__name__}: {error}; "
-            "it is ignored (reported once).",
-            ListenerWarning,
-            stacklevel=3,
-        )
+        warn_raised(f"A listener of {self._what}", listener, error, "it is ignored (reported once)")
+
+
+def warn_raised(
+    what: str, listener: Callable[..., object], error: Exception, outcome: str, stacklevel: int = 4
+) -> None:
+    """One ``ListenerWarning`` naming the callback that raised, what it raised, and what
+    happens to it now; shared by every place that calls people's callbacks."""
+    name = getattr(listener, "__qualname__", None) or repr(listener)
+    warnings.warn(
+        f"{what} ({name}) raised {type(error).__name__}: {error}; {outcome}.",
+        ListenerWarning,
+        stacklevel=stacklevel,
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -19,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.__about__ import __version__
-from workbench.errors import ConnectionFailedError, ListenerWarning
+from workbench.errors import ConnectionFailedError
+from workbench.listeners import warn_raised
 from workbench.mcp.failures import (
     explain_call_failure,
     explain_connect_failure,
@@ -303,13 +303,8 @@ def _progress_handler(callback: ProgressCallback | None) -> Any:
             callback(progress, total, message)
         except Exception as error:
             failed = True
-            name = getattr(callback, "__qualname__", None) or repr(callback)
-            warnings.warn(
-                f"The progress callback ({name}) raised {type(error).__name__}: {error}; "
-                "it gets no more progress of this call.",
-                ListenerWarning,
-                stacklevel=2,
-            )
+            outcome = "it gets no more progress of this call"
+            warn_raised("The progress callback", callback, error, outcome, stacklevel=3)
 
     return handle
 
