@@ -38,15 +38,10 @@ from nbclient import NotebookClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from first_call import run_all, start_kernel
-from search_query_length import (
-    LENGTHS,
-    PROSE,
-    catalog,
-    distinct_words,
-    median_ms,
-)
+from search_query_length import LENGTHS, ROOT, median_ms, shapes  # ROOT: now on sys.path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.catalogs import synthetic_catalog
+
 SLOW = '"demo.slow_count", {"seconds": 30, "steps": 30}'
 WAYS = {
     "wb.call": f"wb.call({SLOW})",
@@ -253,11 +248,10 @@ def saved_notebook(work: Path, bounded: bool) -> dict[str, int]:
 
 
 def search() -> list[tuple[int, float]]:
-    registry = catalog()
+    registry = synthetic_catalog()
     rows = []
     for length in LENGTHS:
-        shapes = ((PROSE * (length // len(PROSE) + 1))[:length], "q" * length)
-        times = [median_ms(registry, query) for query in (*shapes, distinct_words(length))]
+        times = [median_ms(registry.search, query) for query in shapes(length)]
         rows.append((length, max(times)))
     return rows
 

@@ -159,4 +159,15 @@ def test_browse_in_notebook_7(lab: LabPage) -> None:
     expect(result_of(browser)).to_contain_text("42", timeout=20_000)
     browser.scroll_into_view_if_needed()
     lab.screenshot("called")
+
+    # F10: a 100,000-character paste is cut to the 1,000 the box takes (all search reads);
+    # only those cross the wire, and the box answers them like any query.
+    box = browser.locator(".wb-tl-query")
+    box.fill("")
+    box.focus()
+    lab.page.keyboard.insert_text("a" * 100_000)  # as a paste: one input event
+    expect(browser.locator(".wb-tl-rows")).to_have_attribute("data-query", "a" * 1_000)
+    assert len(box.input_value()) == 1_000
+    expect(browser.locator(".wb-tl-status")).to_contain_text("Nothing matches 'aaaa")
+    lab.screenshot("pasted")
     lab.assert_no_errors()

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from tests.catalogs import distinct_words, synthetic_catalog
 from workbench.registry import Registry
+from workbench.registry.search import MAX_QUERY_CHARS
 from workbench.session import Workbench
-from workbench.widgets.tool_list import LIMIT, ToolList
+from workbench.widgets.tool_list import LIMIT, MAX_QUERY, NOTE_QUERY_WIDTH, ToolList
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +101,76 @@ def test_refresh_answers_the_same_request_again_after_a_change() -> None:
     assert ids(tool_list.answer) == ["forecast.get_weather"]
     assert tool_list.answer["seq"] == tool_list.request["seq"]
     assert tool_list.servers == ["forecast"]
+
+
+@pytest.fixture(scope="module")
+def ten_thousand() -> Registry:
+    registry = synthetic_catalog()
+    assert len(registry) == 10_000
+    return registry
+
+
+PASTES = {
+    "one word": "a" * 100_000,
+    "distinct words": distinct_words(100_000),
+    "prose": ("create calendar event " * 5_000)[:100_000],
+}
+
+
+@pytest.mark.parametrize("shape", list(PASTES))
+def test_f10_a_100000_character_paste_at_10000_tools_is_bounded_work(
+    ten_thousand: Registry, shape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The box's observer does the same bounded work for a paste of any length: it searches
+    the first MAX_QUERY characters, renders at most LIMIT rows, and its answer (what crosses
+    the wire back to the page on every keystroke) stays small."""
+    paste = PASTES[shape]
+    assert len(paste) == 100_000
+    searched: list[str] = []
+    search = ten_thousand.search
+
+    def spy(query: str, **options: Any) -> Any:
+        searched.append(query)
+        return search(query, **options)
+
+    monkeypatch.setattr(ten_thousand, "search", spy)
+    tool_list = ToolList(ten_thousand)
+    answer = ask(tool_list, paste)
+    assert [len(query) for query in searched] == [MAX_QUERY]
+    assert answer["query"] == paste[:MAX_QUERY]
+    assert len(answer["rows"]) <= LIMIT
+    # The answer is what the first MAX_QUERY characters find; search reads no more than that.
+    assert MAX_QUERY == MAX_QUERY_CHARS
+    monkeypatch.undo()
+    expected = [hit.id for hit in ten_thousand.search(paste, limit=LIMIT)]
+    assert ids(answer) == expected
+    assert len(answer["note"]) < NOTE_QUERY_WIDTH + 80
+    assert len(json.dumps(answer)) < 2 * MAX_QUERY + LIMIT * 400
+
+
+def test_f10_the_pastes_find_what_they_say_and_say_what_they_missed(
+    ten_thousand: Registry,
+) -> None:
+    tool_list = ToolList(ten_thousand)
+    prose = ask(tool_list, PASTES["prose"])
+    assert len(prose["rows"]) == LIMIT and prose["note"] == f"best {LIMIT} of 10000 tools"
+    assert all(
+        row["id"].split(".")[1].startswith(("create_calendar", "create_event"))
+        for row in prose["rows"][:5]
+    )
+    word = ask(tool_list, PASTES["one word"])
+    assert word["rows"] == []
+    assert word["note"] == f"Nothing matches '{'a' * (NOTE_QUERY_WIDTH - 1)}…'."
+
+
+def test_f10_search_from_python_and_the_first_query_are_capped_too(
+    ten_thousand: Registry,
+) -> None:
+    """What the kernel puts in ``request`` crosses to the page: never more than the box takes."""
+    tool_list = ToolList(ten_thousand, query="q" * 100_000)
+    assert tool_list.request["query"] == "q" * MAX_QUERY
+    assert tool_list.max_query == MAX_QUERY  # the page's box takes no more (input maxLength)
+    tool_list.search("create calendar event " * 5_000)
+    assert len(tool_list.request["query"]) == MAX_QUERY
+    assert tool_list.answer["seq"] == tool_list.request["seq"]
+    assert len(tool_list.answer["rows"]) == LIMIT

@@ -5,7 +5,9 @@ the kernel answers with ``answer`` (the top ``limit`` rows, tagged with the requ
 The page keeps at most one request in flight (see ``static/tool_list.js``), which debounces
 by the kernel's own pace: the first key is answered at once, keys typed meanwhile are folded
 into one follow-up request. Only the top rows cross the wire, so 10,000 tools cost no more
-to show than 40.
+to show than 40. A keystroke's work is bounded whatever is pasted (F10): the box takes at
+most ``MAX_QUERY`` characters (search reads no more), the kernel searches and echoes at most
+those, and a note quotes at most ``NOTE_QUERY_WIDTH`` of them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import anywidget
 import traitlets
 
 from workbench.display.formatting import first_line, shorten
+from workbench.registry.search import MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from workbench.registry import Registry, ToolEntry
@@ -27,6 +30,9 @@ STATIC = Path(__file__).parent / "static"
 LIMIT = 40
 """Rows rendered at most; search is for finding, not for scrolling through 10,000 tools."""
 DESCRIPTION_WIDTH = 160
+MAX_QUERY = MAX_QUERY_CHARS
+"""Characters the box takes and the kernel searches: all that search reads of a query."""
+NOTE_QUERY_WIDTH = 60
 
 
 class ToolList(anywidget.AnyWidget):
@@ -40,9 +46,10 @@ class ToolList(anywidget.AnyWidget):
     servers = traitlets.List(traitlets.Unicode()).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     limit = traitlets.Int(LIMIT).tag(sync=True)
+    max_query = traitlets.Int(MAX_QUERY).tag(sync=True)
 
     def __init__(self, registry: Registry, *, query: str = "", server: str = "") -> None:
-        super().__init__(request={"query": query, "server": server, "seq": 0})
+        super().__init__(request={"query": query[:MAX_QUERY], "server": server, "seq": 0})
         self._registry = registry
         self._lock = threading.Lock()
         self.observe(self._on_request, names="request")
@@ -59,7 +66,7 @@ class ToolList(anywidget.AnyWidget):
     def search(self, query: str, server: str = "") -> None:
         """Search from Python, as if typed (the page shows the answer and the query)."""
         seq = int(self.request.get("seq") or 0) + 1
-        self.request = {"query": query, "server": server, "seq": seq}
+        self.request = {"query": query[:MAX_QUERY], "server": server, "seq": seq}
 
     def refresh(self) -> None:
         """Answer the current request again: the registry changed under it."""
@@ -71,6 +78,8 @@ class ToolList(anywidget.AnyWidget):
         self.refresh()
 
     def _answer(self, query: str, server: str, seq: int) -> dict[str, Any]:
+        query = query[:MAX_QUERY]  # a page may send more than its box takes
+        quoted = repr(shorten(query, NOTE_QUERY_WIDTH))
         known = server if server in self.servers else ""
         total = len(self._registry.tools(known or None)) if known else len(self._registry)
         where = f" on {known}" if known else ""
@@ -83,9 +92,9 @@ class ToolList(anywidget.AnyWidget):
             results = self._registry.search(query, limit=self.limit, server=known or None)
             rows = [_hit_row(hit) for hit in results]
             if not rows:
-                note = f"Nothing matches {query!r}{where}."
+                note = f"Nothing matches {quoted}{where}."
             elif results.no_good_match:
-                note = f"No good match for {query!r}; the closest of {total} tools{where}:"
+                note = f"No good match for {quoted}; the closest of {total} tools{where}:"
             else:
                 note = f"best {len(rows)} of {total} tools{where}"
         return {"seq": seq, "query": query, "server": known, "rows": rows, "note": note}

@@ -3,7 +3,8 @@
 // Each search is one `request` {query, server, seq} to the kernel, answered by one `answer`
 // {seq, query, server, rows, count, total, note}. At most one request is in flight: keys typed
 // while the kernel works are folded into the next request, so the first keystroke is answered
-// at once and fast typing never queues stale searches.
+// at once and fast typing never queues stale searches. The box takes at most `max_query`
+// characters (a paste is cut there): all that search reads, and all that crosses the wire.
 
 const BADGE_CLASS = {
   "read-only": "wb-badge-read-only",
@@ -43,6 +44,8 @@ function render({ model, el }) {
   input.placeholder = "Search tools…";
   input.setAttribute("aria-label", "Search tools");
   input.spellcheck = false;
+  const maxQuery = model.get("max_query") || 1000;
+  input.maxLength = maxQuery;
   const filter = element("select", "wb-tl-server");
   filter.setAttribute("aria-label", "Server");
   bar.append(input, filter);
@@ -52,7 +55,7 @@ function render({ model, el }) {
   el.append(bar, status, list);
 
   const first = model.get("request") || {};
-  input.value = first.query || "";
+  input.value = (first.query || "").slice(0, maxQuery);
   let seq = first.seq || 0;
   let inFlight = false;
   let pending = false;
@@ -61,7 +64,8 @@ function render({ model, el }) {
     seq += 1;
     inFlight = true;
     pending = false;
-    model.set("request", { query: input.value, server: filter.value, seq });
+    const query = input.value.slice(0, maxQuery);
+    model.set("request", { query, server: filter.value, seq });
     model.save_changes();
   }
 
