@@ -116,6 +116,23 @@ LOOP_APIS = {
 }
 """Names that create, run or reach into an event loop (or start a thread to run one)."""
 LOOP_OWNER = "workbench.mcp.bridge"
+"""The package that owns the loops: only its modules use LOOP_APIS, and everyone else imports
+it by its public face (``workbench.mcp.bridge``), never one of its modules."""
+
+
+LOOP_OWNER_MODULES = {
+    path.stem for path in PACKAGE.joinpath(*LOOP_OWNER.split(".")[1:]).glob("*.py")
+} - {"__init__"}
+
+
+def in_loop_owner(module: str) -> bool:
+    return module == LOOP_OWNER or module.startswith(f"{LOOP_OWNER}.")
+
+
+def reaches_into_loop_owner(target: str) -> bool:
+    """Whether an import names one of the loop owner's modules (not a name it exports)."""
+    rest = target.removeprefix(f"{LOOP_OWNER}.")
+    return rest != target and rest.split(".")[0] in LOOP_OWNER_MODULES
 
 
 @dataclass(frozen=True)
@@ -174,6 +191,8 @@ def violations(module: str, source: str, is_package: bool = False) -> list[str]:
     for found in imports_of(source, module, is_package):
         target = found.module
         where = f"{module}:{found.line} imports {target}"
+        if reaches_into_loop_owner(target) and not in_loop_owner(module):
+            problems.append(f"{where}: import {LOOP_OWNER} itself, not its modules")
         if target.startswith(f"{TOP}.") or target == TOP:
             target_room = room_of(target)
             if room == TOP or target_room in (room, TOP):
@@ -187,7 +206,7 @@ def violations(module: str, source: str, is_package: bool = False) -> list[str]:
         top = target.split(".")[0]
         if top in MUST_NOT_IMPORT.get(room, set()) and (module, top) not in ALLOWED_EXCEPTIONS:
             problems.append(f"{where}: {room} must not import {top}")
-    if module != LOOP_OWNER:
+    if not in_loop_owner(module):
         for line, name in loop_calls(source):
             problems.append(f"{module}:{line} uses {name}: only {LOOP_OWNER} touches loops")
     return problems
@@ -256,6 +275,12 @@ def test_every_room_has_a_rule() -> None:
         ),
         pytest.param(
             "workbench.session",
+            "from workbench.mcp.bridge.core import Bridge\n",
+            "import workbench.mcp.bridge itself, not its modules",
+            id="a bridge module from outside",
+        ),
+        pytest.param(
+            "workbench.session",
             "import asyncio\nasyncio.run(main())\n",
             "uses asyncio.run",
             id="asyncio.run",
@@ -278,4 +303,11 @@ def test_the_checker_catches_each_kind_of_break(module: str, source: str, says: 
 def test_the_checker_lets_allowed_imports_through() -> None:
     assert violations("workbench.tools.export", "def f():\n    import mcp.types\n") == []
     assert violations("workbench.mcp.bridge", "import asyncio\nasyncio.new_event_loop()\n") == []
+    assert (
+        violations("workbench.mcp.bridge.notebook", "import asyncio\nasyncio.new_event_loop()\n")
+        == []
+    )
+    assert (
+        violations("workbench.mcp.bridge.core", "from workbench.mcp.bridge.jobs import Job\n") == []
+    )
     assert violations("workbench.session", "from workbench.mcp.bridge import Bridge\n") == []

@@ -80,6 +80,10 @@ class BridgeError(WorkbenchError):
     """The event-loop bridge was misused (closed, or blocked from its own thread)."""
 
 
+class KernelLoopBusyError(BridgeError):
+    """A wait would stop the kernel's event loop that a notebook tool needs: ``await`` it."""
+
+
 class ConnectionFailedError(WorkbenchError):
     """A server could not be connected; the message says why and what to try."""
 

@@ -45,7 +45,27 @@ async def take_fresh(timeout: float = 1) -> str:
     "The next item of a queue made in a later cell."
     return str(await asyncio.wait_for(fresh.get(), timeout))
 
-wb.add_tools(blocking_async, take, where, take_fresh)
+@tool
+async def take_forever() -> str:
+    "The next item of a queue made in a later cell, however long it takes."
+    return str(await forever.get())
+
+@tool
+async def hold() -> str:
+    "Waits until a cell sets the release event."
+    await release.wait()
+    return "released"
+
+@tool
+async def hand_over() -> str:
+    "Runs a coroutine on the kernel's loop and waits for it."
+    async def on_kernel():
+        return "ran on the kernel's loop"
+    work = asyncio.run_coroutine_threadsafe(on_kernel(), kernel_loop)
+    return await asyncio.wrap_future(work)
+
+kernel_loop = asyncio.get_running_loop()
+wb.add_tools(blocking_async, take, where, take_fresh, take_forever, hold, hand_over)
 """
 
 
@@ -166,3 +186,77 @@ def test_f18_a_cells_queue_first_waited_on_in_a_sync_call_stays_usable(session: 
         "print(await asyncio.wait_for(fresh.get(), 2))",
     )
     assert out.strip() == "again"
+
+
+def test_f18_a_sync_call_of_a_tool_waiting_on_a_fresh_cell_object_says_to_await(
+    session: Any,
+) -> None:
+    """Nothing but a cell could feed ``forever``, and the sync call blocks every cell: the
+    tool is stopped at once with the advice, not at the call's timeout."""
+    out = ok(
+        session,
+        "forever = asyncio.Queue()\n"
+        "started = time.monotonic()\n"
+        'stuck = wb.call("notebook.take_forever", timeout=30)\n'
+        "print(stuck.error_kind.value, time.monotonic() - started)\n"
+        "print(stuck.error_message)",
+        timeout=60,
+    )
+    first, message = out.split("\n", 1)
+    kind, seconds = first.split()
+    assert kind == "tool_error"
+    assert float(seconds) < 3, f"the error came after {float(seconds):.1f} s"
+    assert "await wb.acall" in message and "kernel's event loop" in message, message
+    out = ok(
+        session,
+        'asyncio.get_running_loop().call_later(0.2, forever.put_nowait, "fed")\n'
+        'print((await wb.acall("notebook.take_forever")).text)',
+    )
+    assert out.strip() == "fed"
+
+
+def test_f18_blocking_on_a_tool_already_on_the_kernels_loop_says_to_await(
+    session: Any,
+) -> None:
+    """``f.result()`` after the kernel's loop took the tool would stop that loop for good."""
+    out = ok(
+        session,
+        "release = asyncio.Event()\n"
+        'f = wb.submit("notebook.hold")\n'
+        "await asyncio.sleep(0.5)\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    f.result(30)\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__, time.monotonic() - started)\n"
+        "    print(error)\n"
+        "release.set()\n"
+        "print((await asyncio.wrap_future(f)).text)",
+        timeout=60,
+    )
+    first, message, last = out.strip().split("\n")
+    name, seconds = first.split()
+    assert name == "KernelLoopBusyError"
+    assert float(seconds) < 3, f"raised after {float(seconds):.1f} s"
+    assert "notebook.hold" in message and "await asyncio.wrap_future" in message, message
+    assert last == "released"
+
+
+def test_f17_a_tool_handing_work_to_the_kernels_loop_in_a_sync_call_says_to_await(
+    session: Any,
+) -> None:
+    out = ok(
+        session,
+        "started = time.monotonic()\n"
+        'stuck = wb.call("notebook.hand_over", timeout=30)\n'
+        "print(stuck.error_kind.value, time.monotonic() - started)\n"
+        "print(stuck.error_message)\n"
+        'print((await wb.acall("notebook.hand_over")).text)',
+        timeout=60,
+    )
+    first, message, awaited = out.strip().split("\n")
+    kind, seconds = first.split()
+    assert kind == "tool_error"
+    assert float(seconds) < 3, f"the error came after {float(seconds):.1f} s"
+    assert "handed to the kernel's event loop" in message and "await" in message, message
+    assert awaited == "ran on the kernel's loop"

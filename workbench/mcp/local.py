@@ -8,6 +8,7 @@ later be served to outside clients unchanged. Their schema is the ToolDefinition
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,6 +17,7 @@ from fastmcp import FastMCP
 from fastmcp.tools import Tool, ToolResult
 from pydantic import PrivateAttr, TypeAdapter
 
+from workbench.errors import KernelLoopBusyError
 from workbench.mcp.bridge import bound_to_another_loop, run_in_notebook
 from workbench.names import LOCAL_SERVER
 from workbench.tools.definition import ToolDefinition
@@ -37,17 +39,29 @@ async def run_definition(
     """
     if not definition.is_async:
         return await asyncio.to_thread(definition.call, arguments)
-    observation, displaced = await run_in_notebook(lambda: definition.acall(arguments))
+    started = time.monotonic()
+    try:
+        observation, displaced = await run_in_notebook(
+            lambda: definition.acall(arguments), f"{LOCAL_SERVER}.{definition.name}"
+        )
+    except KernelLoopBusyError as stalled:
+        return _needs_kernel_loop(definition, str(stalled), time.monotonic() - started)
     message = observation.error_message or ""
     if displaced and observation.is_error and bound_to_another_loop(message):
-        return Observation.error(
-            ErrorKind.TOOL_ERROR,
-            f"{definition.name} needs the kernel's event loop, which this synchronous call "
-            "keeps busy: call it with `await wb.acall(...)` instead (in a widget or from "
-            f"another thread it works as is). ({message})",
-            duration=observation.duration,
-        )
+        why = f"needs the kernel's event loop, which this synchronous call keeps busy ({message})"
+        return _needs_kernel_loop(definition, why, observation.duration)
     return observation
+
+
+def _needs_kernel_loop(
+    definition: ToolDefinition[Any, Any], why: str, duration: float | None
+) -> Observation:
+    return Observation.error(
+        ErrorKind.TOOL_ERROR,
+        f"{definition.name} {why}: call it with `await wb.acall(...)` instead (in a widget "
+        "or from another thread it works as is).",
+        duration=duration,
+    )
 
 
 class DefinitionTool(Tool):
