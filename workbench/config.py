@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,31 @@ def read_config(path: str | Path) -> dict[str, Any]:
         for name, entry in servers.items()
         if not (isinstance(entry, dict) and entry.get("disabled"))
     }
+
+
+def read_specs(
+    path: str | Path, names: Iterable[str] | None = None
+) -> tuple[list[str], list[ServerSpec], dict[str, str]]:
+    """A config file's servers (all, or ``names``): their names in order, the specs of the
+    good entries and, by name, why each wrong one is refused (a one-line ConfigError's
+    message). Errors of the file itself, and names it does not have, are a ConfigError."""
+    entries = read_config(path)
+    wanted = list(names) if names is not None else list(entries)
+    missing = [name for name in wanted if name not in entries]
+    if missing:
+        raise ConfigError(
+            f"No server named {', '.join(map(repr, missing))} in {str(path)!r} "
+            f"(it has: {', '.join(entries) or 'none'})."
+        )
+    specs: list[ServerSpec] = []
+    refused: dict[str, str] = {}
+    base_dir = Path(path).expanduser().parent
+    for name in wanted:
+        try:
+            specs.append(spec_from_entry(name, entries[name], base_dir=base_dir))
+        except ConfigError as error:
+            refused[name] = str(error)
+    return wanted, specs, refused
 
 
 def strip_jsonc(text: str) -> str:

@@ -8,7 +8,6 @@ registry -> Action -> connection -> Observation -> history.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import concurrent.futures
 import time
 import warnings
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import workbench.display  # noqa: F401  (installs how Actions and Observations show)
-from workbench.config import read_config, spec_from_entry
+from workbench.config import read_specs
 from workbench.errors import (
     AmbiguousToolError,
     ConfigError,
@@ -34,6 +33,8 @@ from workbench.listeners import Listeners
 from workbench.mcp.bridge import Bridge
 from workbench.mcp.connection import LOG_LEVELS, LogRecord, ProgressCallback
 from workbench.mcp.manager import ConnectionManager, ServerInfo
+from workbench.mcp.quiet import LibraryRecord
+from workbench.mcp.release import Release, weakly
 from workbench.mcp.spec import ServerSpec, server_spec
 from workbench.names import LOCAL_SERVER
 from workbench.registry import Registry, ToolEntry, call_input
@@ -68,13 +69,13 @@ class Workbench:
         self._call_logs: dict[str, Listeners[LogRecord]] = {}
         self._bridge = Bridge()
         # Connections live on the bridge thread: they reach the Workbench only weakly.
-        self._manager = ConnectionManager(self.registry, _weakly(self._dispatch_log), log_level)
+        self._manager = ConnectionManager(self.registry, weakly(self._dispatch_log), log_level)
         self._local: LocalServer | None = None
         self._closed = False
         # Closes the servers and the bridge at close(), at exit, or when nobody references
         # this Workbench any more (a re-run `wb = Workbench()` cell), whichever comes first.
-        self._release = weakref.finalize(self, _Release(self._bridge, self._manager))
-        self._release.atexit = False  # _Release registers its own hook, after the bridge's
+        self._release = weakref.finalize(self, Release(self._bridge, self._manager))
+        self._release.atexit = False  # Release registers its own hook, after the bridge's
 
     @property
     def log_level(self) -> str:
@@ -131,27 +132,18 @@ class Workbench:
         """Connect the servers of an mcp.json file (all, or ``names``) concurrently.
 
         Each becomes its own named connection. One that fails, or whose entry is wrong
-        (a ConfigError naming it), stays listed as failed with its reason (and a
-        ConnectionWarning says so) while the others connect. Errors of the file itself
-        are a one-line ConfigError.
+        (a ConfigError naming it), stays listed as failed with its reason, here and in
+        ``servers()``, (and a ConnectionWarning says so) while the others connect; until
+        it is reconnected, disconnected or the file is read again. Errors of the file
+        itself are a one-line ConfigError.
         """
-        entries = read_config(path)
-        wanted = list(names) if names is not None else list(entries)
-        missing = [name for name in wanted if name not in entries]
-        if missing:
-            raise ConfigError(
-                f"No server named {', '.join(map(repr, missing))} in {str(path)!r} "
-                f"(it has: {', '.join(entries) or 'none'})."
-            )
-        specs: list[ServerSpec] = []
+        source = str(Path(path).expanduser())
+        wanted, specs, reasons = read_specs(path, names)
+        self._manager.forget_refused(source, None if names is None else wanted)
         refused: dict[str, ServerInfo] = {}
-        base_dir = Path(path).expanduser().parent
-        for name in wanted:
-            try:
-                specs.append(spec_from_entry(name, entries[name], base_dir=base_dir))
-            except ConfigError as error:
-                refused[name] = ServerInfo(name, "config", "", "failed", 0, str(error), None)
-                warnings.warn(str(error), ConnectionWarning, stacklevel=2)
+        for name, reason in reasons.items():
+            refused[name] = self._refuse_entry(name, source, reason)
+            warnings.warn(reason, ConnectionWarning, stacklevel=2)
         outcomes = self._run(self._manager.open_many(specs))
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
@@ -166,20 +158,36 @@ class Workbench:
         Disconnecting ``notebook`` drops every notebook tool: the next ``%%tool`` cell or
         ``add_tools`` starts a fresh notebook server with only its own tools."""
         for name in names:
-            self._manager.get(name)  # UnknownServerError before anything is closed
+            self._manager.check(name)  # UnknownServerError before anything is closed
         for name in names:
             self._run(self._manager.close(name))
             if name == LOCAL_SERVER:
                 self._local = None
 
     def reconnect(self, name: str) -> ServerInfo:
-        """Reopen a connection with the settings it was made with."""
-        return self._run(self._manager.reconnect(name))
+        """Reopen a connection with the settings it was made with; a server whose config
+        entry was refused is read from its file again (a ConfigError if still wrong)."""
+        row = self._manager.refused(name)
+        if row is None:
+            return self._run(self._manager.reconnect(name))
+        _, specs, reasons = read_specs(row.target, [name])
+        if name in reasons:
+            self._refuse_entry(name, row.target, reasons[name])
+            raise ConfigError(reasons[name])
+        return self._run(self._manager.open(specs[0]))
 
     def servers(self) -> list[ServerInfo]:
-        """Every connection: name, transport, status, tool count and last error."""
+        """Every connection: name, transport, status, tool count and last error; and each
+        server of a config file whose entry was refused, as failed."""
         self._check_open()
         return self._manager.info()
+
+    def server_log(self, name: str) -> list[LibraryRecord]:
+        """What the MCP SDK, FastMCP and httpx logged about server ``name`` (oldest first,
+        the last 200 records, secrets masked): the lines they would have printed in cells,
+        such as a stdio server's stdout that is not JSON-RPC."""
+        self._check_open()
+        return self._manager.library_log(name)
 
     # -- notebook tools -------------------------------------------------------------------
 
@@ -359,6 +367,10 @@ class Workbench:
         self.history.record(entry.id, entry.server, raw, observation)
         return observation
 
+    def _refuse_entry(self, name: str, source: str, reason: str) -> ServerInfo:
+        """List a server whose config entry is wrong as failed."""
+        return self._run(self._manager.refuse(name, source, reason))
+
     def _refuse(
         self, tool_id: str, server: str, raw: dict[str, Any], kind: ErrorKind, message: str
     ) -> Observation:
@@ -427,54 +439,6 @@ class Workbench:
             return _nothing
         listeners = self._call_logs.setdefault(server, Listeners(f"{server}'s call logs"))
         return listeners.subscribe(on_log)
-
-
-class _Release:
-    """Closes a Workbench's connections (stopping their processes) and its bridge, once.
-
-    It holds the bridge and the manager, never the Workbench, so the finalizer and the
-    exit hook holding it cannot keep a Workbench alive.
-    """
-
-    def __init__(self, bridge: Bridge, manager: ConnectionManager) -> None:
-        self._bridge = bridge
-        self._manager = manager
-        self._done = False
-        # Registered after the bridge's own hook: atexit runs this first, while the bridge
-        # can still close the clients.
-        atexit.register(self)
-
-    def __call__(self) -> None:
-        if self._done:
-            return
-        self._done = True
-        atexit.unregister(self)
-        bridge = self._bridge
-        if bridge.closed:
-            return
-        if bridge.in_bridge_thread():
-            # The last reference went on the bridge's own thread (a call that held it
-            # ended there): blocking would deadlock, so the bridge stops once all closed.
-            done = bridge.submit(self._manager.close_all())
-            done.add_done_callback(lambda _: bridge.close())
-            return
-        try:
-            bridge.run(self._manager.close_all(), timeout=10)
-        finally:
-            bridge.close()
-
-
-def _weakly(method: Callable[[LogRecord], None]) -> Callable[[LogRecord], None]:
-    """``method`` without keeping its object alive: the bridge's tasks hold what the
-    connections hold, and a bound method there would keep its Workbench forever."""
-    ref = weakref.WeakMethod(method)
-
-    def call(record: LogRecord) -> None:
-        target = ref()
-        if target is not None:
-            target(record)
-
-    return call
 
 
 def _nothing() -> None:

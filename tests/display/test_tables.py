@@ -156,3 +156,10 @@ def test_search_table_with_weak_hits_points_at_them() -> None:
     table = SearchTable(SearchResults("status", hits, no_good_match=True))
     assert len(table.rows) == 1
     assert "No good match for “status”. The closest tools are listed above." in table.to_plain()
+
+
+def test_server_table_hints_show_under_the_rows_and_never_alone() -> None:
+    hint = "Warnings or errors were logged for a: %mcp servers NAME shows them."
+    table = ServerTable([info("a", "connected")], hints=[hint])
+    assert hint in table.to_plain() and "%mcp servers NAME" in table.to_html()
+    assert hint not in ServerTable([], hints=[hint]).to_plain()

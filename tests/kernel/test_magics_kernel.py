@@ -325,6 +325,24 @@ def test_f20_library_logs_and_tracebacks_never_reach_the_cell(kernel: Kernel) ->
     kernel.ok("%mcp disconnect banner")
 
 
+def test_f20_servers_name_shows_the_log_lines_kept_out_of_the_connect_cell(
+    kernel: Kernel,
+) -> None:
+    """The SDK's "Failed to parse JSONRPC message" is kept out of the cell that connects a
+    server printing junk on stdout, and shown by ``%mcp servers NAME`` on request."""
+    connect = kernel.ok(BANNER.replace("connect banner", "connect junk"))
+    assert connect.stderr == "" and "Traceback" not in connect.text
+    assert "junk.add" in connect.text
+    [detail] = kernel.ok("%mcp servers junk").data("display_data")
+    plain, html = detail["text/plain"], detail["text/html"]
+    assert "Server junk" in plain and "connected" in plain
+    assert "Failed to parse JSONRPC message from server" in plain and "mcp.client.stdio" in plain
+    assert "wb-server-detail" in html and "input_value=&#x27;Welcome&#x27;" in html
+    table = kernel.ok("%mcp servers").data("display_data")[0]["text/plain"]
+    assert "Warnings or errors were logged for junk" in table
+    kernel.ok("%mcp disconnect junk")
+
+
 def test_unload_ext_closes_the_connections(kernel: Kernel) -> None:
     kernel.ok("import workbench\nkernel_workbench = workbench.current()")
     kernel.ok("%unload_ext workbench")

@@ -46,7 +46,7 @@ MISTAKES: dict[str, tuple[str, str]] = {
     "connect config with token": ("connect --config f.json --token t", "not --token"),
     "connect dotted name": ("connect a.b https://example.test", "contain no '.'"),
     "connect unbalanced quote": ("connect 'demo", "No closing ' quote"),
-    "servers extra word": ("servers now", "unrecognized arguments: now"),
+    "servers extra word": ("servers demo now", "unrecognized arguments: now"),
     "disconnect nothing": ("disconnect", "give server names or --all"),
     "disconnect names and all": ("disconnect demo --all", "give server names or --all"),
     "disconnect unknown": ("disconnect nosuch", "No server named 'nosuch' (connected: "),

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import logging
 import sys
+import uuid
 from collections.abc import Iterator
 
 import pytest
+from fastmcp import FastMCP
 
-from workbench.errors import ListenerWarning
+from workbench.errors import ListenerWarning, ServerNameError, UnknownServerError
 from workbench.mcp import quiet
 from workbench.session import Workbench
 
-BANNER_THEN_DEMO = (
-    f"echo 'Welcome, this banner is not JSON-RPC'; exec {sys.executable} -m workbench.mcp.demo"
-)
+DEMO = f"exec {sys.executable} -m workbench.mcp.demo"
+BANNER_THEN_DEMO = f"echo 'Welcome, this banner is not JSON-RPC'; {DEMO}"
 
 
 @pytest.fixture
@@ -88,3 +89,45 @@ def test_the_users_own_library_logging_is_left_alone() -> None:
         root.removeHandler(counted)
     assert counted.messages == ["the user's own client"]
     assert all("the user's own" not in str(record) for record in quiet.recent())
+
+
+def test_f20_records_logged_during_a_call_are_the_called_servers(wb: Workbench) -> None:
+    """An in-process server's records during a call went to the unnamed buffer: the call
+    path did not say whom the workbench was working for."""
+    server = FastMCP("chatty")
+    marker = f"chatty-{uuid.uuid4().hex}"
+
+    @server.tool
+    def speak() -> str:
+        """Log through FastMCP's logger, as a library inside a tool would."""
+        logging.getLogger("fastmcp.chatty").warning(marker)
+        return "said"
+
+    wb.connect("chatty", server=server)
+    assert wb.call("chatty.speak").text == "said"
+    assert [record.message for record in quiet.recent("chatty")] == [marker]
+    assert all(marker not in record.message for record in quiet.recent())
+    [record] = wb.server_log("chatty")
+    assert (record.level, record.logger, record.message) == ("warning", "fastmcp.chatty", marker)
+
+
+def test_server_log_masks_what_the_settings_know_is_secret(wb: Workbench) -> None:
+    """A banner echoing a token the server was given: kept raw, shown masked."""
+    secret = "sekrit-" + uuid.uuid4().hex
+    name = "leaky" + uuid.uuid4().hex[:8]
+    wb.connect(name, command="sh", args=["-c", f'echo "hello $MY_VALUE"; {DEMO}'],
+               env={"MY_VALUE": secret})  # fmt: skip
+    assert any(secret in record.message for record in quiet.recent(name))  # kept raw
+    log = wb.server_log(name)
+    assert any("Failed to parse JSONRPC message" in record.message for record in log)
+    assert all(secret not in record.message for record in log)
+    assert any("hello ***" in record.message for record in log)
+
+
+def test_server_log_of_an_unknown_or_impossible_name_is_a_one_line_error(
+    wb: Workbench,
+) -> None:
+    with pytest.raises(UnknownServerError, match=r"^No server named 'nope' \(connected: none"):
+        wb.server_log("nope")
+    with pytest.raises(ServerNameError, match=r"no '\.'"):
+        wb.server_log("a.b")

@@ -3,17 +3,21 @@ by setting the traits and clicking the buttons the page sends messages for."""
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from workbench import tool
+from workbench.errors import ConnectionWarning
 from workbench.kernel import browse
 from workbench.session import Workbench
 from workbench.tools import ErrorKind, Observation
 from workbench.widgets import history_view
-from workbench.widgets.browser import HISTORY_TAB, TOOLS_TAB, ToolBrowser
+from workbench.widgets.browser import HISTORY_TAB, SERVERS_TAB, TOOLS_TAB, ToolBrowser
 from workbench.widgets.call_panel import CallRun
 
 
@@ -205,3 +209,36 @@ def test_the_history_list_stops_at_the_newest_calls(wb: Workbench) -> None:
         assert "the newest 500 are listed" in view.summary.value
     finally:
         view.close()
+
+
+def test_the_servers_tab_lists_servers_and_shows_a_servers_library_log(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
+    """F20: the libraries' log lines about a server, kept out of cells, show in the widget."""
+    assert browser.tabs.titles[SERVERS_TAB] == "Servers"
+    view = browser.servers
+    assert [name for _, name in view.servers.options] == ["demo"]
+    command = f"echo 'Welcome, not JSON-RPC'; exec {sys.executable} -m workbench.mcp.demo"
+    wb.connect("banner", command="sh", args=["-c", command])
+    browser.tabs.selected_index = SERVERS_TAB  # what a click on the tab sends: read again
+    labels = {name: label for label, name in view.servers.options}
+    assert list(labels) == ["banner", "demo"]
+    assert "connected" in labels["banner"] and "⚠ log" in labels["banner"]
+    assert "⚠ log" not in labels["demo"]
+    view.select("banner")
+    assert 'class="wb-server-detail"' in view.detail.value
+    assert "Failed to parse JSONRPC message from server" in view.detail.value
+    assert "Welcome, not JSON-RPC" in view.detail.value
+
+
+def test_the_servers_tab_shows_a_refused_config_entry_after_a_refresh(
+    wb: Workbench, browser: ToolBrowser, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"broken": {"args": []}}}))
+    with pytest.warns(ConnectionWarning):
+        wb.connect_config(config)
+    browser.servers.refresh_button.click()
+    assert "1 failed" in browser.servers.summary.value
+    browser.servers.select("broken")
+    assert "neither a &#x27;command&#x27; nor a &#x27;url&#x27;" in browser.servers.detail.value

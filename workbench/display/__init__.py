@@ -14,6 +14,7 @@ from workbench.display.live import CallProgress, ProgressView
 from workbench.display.mime import OBSERVATION_MIME, Displayable, render_plain
 from workbench.display.observation import ObservationView
 from workbench.display.params import Parameter, parameters
+from workbench.display.server_detail import ServerDetail
 from workbench.display.tables import HistoryTable, SearchTable, ServerTable, ToolTable
 from workbench.display.tool_card import ToolCard
 from workbench.tools.schema import Action, Observation
@@ -34,6 +35,7 @@ __all__ = [
     "Parameter",
     "ProgressView",
     "SearchTable",
+    "ServerDetail",
     "ServerTable",
     "ToolCard",
     "ToolTable",

@@ -123,12 +123,13 @@ class ToolTable(TableView):
 
 
 class ServerTable(TableView):
-    """Connections and their health; the last error's first line says what went wrong."""
+    """Connections and their health; the last error's first line says what went wrong, and
+    ``hints`` (lines under the table) where to read more."""
 
     kind = "server-table"
     headers = ("name", "transport", "target", "status", "tools", "last error")
 
-    def __init__(self, infos: Iterable[ServerRow]) -> None:
+    def __init__(self, infos: Iterable[ServerRow], *, hints: Sequence[str] = ()) -> None:
         listed = list(infos)
         rows = [
             (
@@ -141,7 +142,9 @@ class ServerTable(TableView):
             )
             for info in listed
         ]
-        notes = [] if listed else [Note("No servers connected.")]
+        notes = (
+            [Note(hint, "warn") for hint in hints] if listed else [Note("No servers connected.")]
+        )
         super().__init__(_count(len(listed), "server"), rows, notes)
 
 

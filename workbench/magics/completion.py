@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 LINE = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?%mcp\s")
 """An ``%mcp`` line, maybe assigned (``obs = %mcp call ...``)."""
-SERVER_ARGUMENT = {"disconnect", "reconnect", "tools"}
+SERVER_ARGUMENT = {"disconnect", "reconnect", "servers", "tools"}
 TAKES_VALUE = {"--server", "--limit", "--timeout", "--last", "--export", "--config"}
 
 Matcher = Callable[[CompletionContext], dict[str, Any]]

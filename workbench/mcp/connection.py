@@ -154,6 +154,9 @@ class Connection:
         call sent once more. A ``timeout`` that is no positive number of seconds is
         refused: 0 never means "no limit".
         """
+        # What the libraries log during the call (an in-process server's tool errors) is
+        # this server's, not the unnamed buffer's.
+        working_for(self.name)
         bad_timeout = timeout_problem(timeout)
         if bad_timeout is not None:
             message = f"Invalid arguments for {self.name}.{tool}: timeout: {bad_timeout}"

@@ -6,13 +6,20 @@ Coroutines here run on the bridge loop; the Workbench is the synchronous face.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from workbench.errors import UnknownServerError
+from workbench.mcp import quiet
 from workbench.mcp.connection import Connection, LogRecord, Status
+from workbench.mcp.quiet import LibraryRecord
 from workbench.mcp.spec import ServerSpec
+from workbench.names import check_server_name
 from workbench.registry import Registry
+from workbench.secrets import mask_text
+
+REFUSED = "config"
+"""The transport of a server whose settings never made a connection (a wrong config entry)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,9 @@ class ConnectionManager:
         self._on_log = on_log
         self._log_level = log_level
         self._connections: dict[str, Connection] = {}
+        # Servers whose settings were refused before anything started (a wrong mcp.json
+        # entry): listed as failed rows until connected, disconnected or read again.
+        self._refused: dict[str, ServerInfo] = {}
 
     @property
     def log_level(self) -> str:
@@ -60,8 +70,50 @@ class ConnectionManager:
     def __contains__(self, name: object) -> bool:
         return name in self._connections
 
+    def check(self, name: str) -> None:
+        """Raise UnknownServerError unless ``name`` is listed (connected, failed or refused)."""
+        if name not in self._refused:
+            self.get(name)
+
     def info(self) -> list[ServerInfo]:
-        return [_info(self._connections[name]) for name in sorted(self._connections)]
+        rows = {name: _info(connection) for name, connection in self._connections.items()}
+        rows = self._refused | rows  # a connection of that name is the truer row
+        return [rows[name] for name in sorted(rows)]
+
+    def refused(self, name: str) -> ServerInfo | None:
+        """The failed row of a server whose settings were refused, or None."""
+        return self._refused.get(name)
+
+    async def refuse(self, name: str, source: str, reason: str) -> ServerInfo:
+        """List ``name`` as failed with ``reason``: its settings from ``source`` (a config
+        file) made no connection. A working connection of that name is kept, as a failed
+        re-connect keeps it; one that is not working is closed and replaced by the row."""
+        row = ServerInfo(name, REFUSED, source, "failed", 0, mask_text(reason), None)
+        old = self._connections.get(name)
+        if old is not None and old.status is Status.CONNECTED:
+            return row
+        if old is not None:
+            await self.close(name)
+        self._refused[name] = row
+        return row
+
+    def forget_refused(self, source: str, names: Iterable[str] | None = None) -> None:
+        """Drop the refused rows read from ``source`` (all, or those of ``names``): the
+        file is being read again."""
+        chosen = set(self._refused) if names is None else set(names)
+        for name in chosen:
+            row = self._refused.get(name)
+            if row is not None and row.target == source:
+                del self._refused[name]
+
+    def library_log(self, name: str) -> list[LibraryRecord]:
+        """What the MCP SDK, FastMCP and httpx logged about a listed server, oldest first,
+        with every secret its settings know of masked."""
+        check_server_name(name)
+        self.check(name)
+        connection = self._connections.get(name)
+        mask = connection.spec.redact if connection is not None else mask_text
+        return [replace(record, message=mask(record.message)) for record in quiet.recent(name)]
 
     async def open(self, spec: ServerSpec) -> ServerInfo:
         """Connect, replacing any connection of that name only once the new one works.
@@ -70,6 +122,7 @@ class ConnectionManager:
         raises; with nothing working to keep, the failure stays listed and no tools of that
         name stay in the registry.
         """
+        self._refused.pop(spec.name, None)
         old = self._connections.get(spec.name)
         connection = Connection(
             spec, on_tools=self.registry.set_tools, on_log=self._on_log, log_level=self._log_level
@@ -104,6 +157,8 @@ class ConnectionManager:
         return _info(connection)
 
     async def close(self, name: str) -> None:
+        if self._refused.pop(name, None) is not None and name not in self._connections:
+            return
         connection = self.get(name)
         del self._connections[name]
         await connection.close()

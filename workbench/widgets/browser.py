@@ -2,8 +2,9 @@
 
 A view of the Workbench, nothing more (it never talks MCP itself): the ToolList searches
 the registry, the CallPanel calls through ``Workbench.submit``, the HistoryView reads the
-history. It follows the registry, so a new connection, a re-run ``%%tool`` cell or a
-server's tools/list_changed updates the open browser in place.
+history, the ServersView lists the servers and what the MCP libraries logged about each.
+It follows the registry, so a new connection, a re-run ``%%tool`` cell or a server's
+tools/list_changed updates the open browser in place.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from workbench.display import markup
 from workbench.errors import FormError, ToolNotFoundError
 from workbench.widgets.call_panel import CallPanel
 from workbench.widgets.history_view import HistoryView
+from workbench.widgets.servers_view import ServersView
 from workbench.widgets.tool_list import ToolList
 
 if TYPE_CHECKING:
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from workbench.history import ToolCall
     from workbench.session import Workbench
 
-TOOLS_TAB, HISTORY_TAB = 0, 1
+TOOLS_TAB, HISTORY_TAB, SERVERS_TAB = 0, 1, 2
 
 
 class ToolBrowser:
@@ -40,12 +42,16 @@ class ToolBrowser:
         tools = widgets.HBox(
             [self.tool_list, self.panel.widget], layout=widgets.Layout(grid_gap="12px")
         )
-        self.tabs = widgets.Tab(children=[tools, self.history.widget])
-        self.tabs.titles = ("Tools", "History")
+        self.servers = ServersView(workbench)
+        self.tabs = widgets.Tab(children=[tools, self.history.widget, self.servers.widget])
+        self.tabs.titles = ("Tools", "History", "Servers")
         self.header = widgets.HTML()
         self.widget = widgets.VBox([self.header, self.tabs])
         self.widget.add_class("wb-browser")
         self.tool_list.observe(self._on_selected, names="selected")
+        # A status can change without a registry change (a connection that finishes, fails
+        # or is lost): opening the Servers tab reads them again.
+        self.tabs.observe(self._on_tab, names="selected_index")
         self._unsubscribe = workbench.registry.subscribe(self._on_registry_change)
         self._closed = False
         self._update_header()
@@ -91,6 +97,10 @@ class ToolBrowser:
         if tool_id and (self.panel.entry is None or self.panel.entry.id != tool_id):
             self.open(tool_id)
 
+    def _on_tab(self, change: dict[str, Any]) -> None:
+        if change["new"] == SERVERS_TAB:
+            self.servers.refresh()
+
     def _on_registry_change(self, server: str) -> None:
         """The registry changed (on the bridge thread, or in a cell): refresh what shows it.
 
@@ -106,6 +116,7 @@ class ToolBrowser:
     def _follow(self, server: str) -> None:
         self.tool_list.refresh()
         self._update_header()
+        self.servers.refresh()
         entry = self.panel.entry
         if entry is None or entry.server != server:
             return

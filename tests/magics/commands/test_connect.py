@@ -157,9 +157,14 @@ def test_f8_a_bad_entry_is_listed_failed_while_the_others_connect(
         assert "args must be a list of strings" in html and "must be an object" in html
         assert server_table["text/plain"].count("failed") >= 2
         assert "cfg8_ok.add" in tool_table["text/plain"]
-        assert {i.name: i.status for i in state.workbench.servers()}["cfg8_ok"] == "connected"
+        statuses = {i.name: i.status for i in state.workbench.servers()}
+        assert statuses["cfg8_ok"] == "connected"
+        assert statuses["cfg8_args"] == statuses["cfg8_text"] == "failed"  # listed after, too
+        listed = bundles(mcp("servers")[1])[0]
+        assert "cfg8_args" in listed["text/plain"] and "args must be a list" in listed["text/html"]
     finally:
-        mcp("disconnect cfg8_ok")
+        mcp("disconnect cfg8_ok cfg8_args cfg8_text")
+    assert not {"cfg8_args", "cfg8_text"} & {i.name for i in state.workbench.servers()}
 
 
 def test_f8_a_config_file_error_is_a_one_line_usage_error(
