@@ -112,6 +112,11 @@ class SemanticUnavailableError(WorkbenchError):
     """Semantic search was asked for but its optional model is not installed."""
 
 
+class ExportError(WorkbenchError):
+    """The notebook's tools cannot be exported as asked (the file exists, no tool can be
+    written out, a folder that does not exist, ...)."""
+
+
 class ConnectionWarning(WorkbenchWarning):
     """A server of a config file failed to connect while the others went on."""
 

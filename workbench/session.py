@@ -45,6 +45,7 @@ from workbench.tools.schema import ErrorKind, Observation
 
 if TYPE_CHECKING:
     from workbench.mcp.local import LocalServer
+    from workbench.tools.export_script import ExportResult
     from workbench.widgets.browser import ToolBrowser
 
 T = TypeVar("T")
@@ -219,6 +220,16 @@ class Workbench:
         removed = self._local_server().remove(name)
         self._sync_local([])
         return removed
+
+    def export(
+        self, path: str | Path, *, tools: Iterable[str] | None = None, overwrite: bool = False
+    ) -> ExportResult:
+        """Write the notebook tools (or those named) as a standalone FastMCP server script;
+        tools whose code cannot be written out are listed in the result's ``skipped``."""
+        from workbench.tools.export_script import export_tools
+
+        found = [] if self._local is None else self._local.definitions()
+        return export_tools(found, path, tools=tools, overwrite=overwrite)
 
     @property
     def proxy(self) -> ToolProxy:

@@ -102,9 +102,14 @@ class LocalServer:
     def __init__(self) -> None:
         self.server = FastMCP(LOCAL_SERVER, instructions=INSTRUCTIONS)
         self._owners: dict[str, str] = {}
+        self._definitions: dict[str, ToolDefinition[Any, Any]] = {}
 
     def names(self) -> list[str]:
         return sorted(self._owners)
+
+    def definitions(self) -> list[ToolDefinition[Any, Any]]:
+        """The notebook tools' definitions, by name (``Workbench.export`` writes them out)."""
+        return [self._definitions[name] for name in sorted(self._definitions)]
 
     def owner_of(self, name: str) -> str | None:
         """Who defined the tool ``name`` (a cell, say), or None if there is no such tool."""
@@ -116,11 +121,13 @@ class LocalServer:
             self.server.local_provider.remove_tool(definition.name)
         self.server.add_tool(DefinitionTool.wrap(definition))
         self._owners[definition.name] = owner
+        self._definitions[definition.name] = definition
 
     def remove(self, name: str) -> bool:
         """Remove one tool; False if there was none by that name."""
         if self._owners.pop(name, None) is None:
             return False
+        del self._definitions[name]
         self.server.local_provider.remove_tool(name)
         return True
 

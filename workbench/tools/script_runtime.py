@@ -1,0 +1,154 @@
+"""The serving half of an exported script, as text: it needs fastmcp and pydantic only.
+
+Each tool is listed with the name, title, description, input and output schemas and
+annotations the notebook server lists (written into the script, not derived again), its
+arguments are validated with a pydantic model built from the function's signature as
+``@tool`` builds it, and its return value becomes content as ``observation_from_value``
+makes it, so a client sees the same tool and the same results as from the notebook.
+"""
+
+from __future__ import annotations
+
+RUNTIME = '''
+def _wb_server(name, tools):
+    """A FastMCP server holding the tools above with their notebook listings."""
+    import asyncio
+    import inspect
+    import json
+    import typing
+
+    import mcp.types
+    import pydantic
+    from fastmcp import FastMCP
+    from fastmcp.tools import Tool, ToolResult
+    from pydantic_core import to_jsonable_python
+
+    content_adapter = pydantic.TypeAdapter(list[mcp.types.ContentBlock])
+    content_kinds = {"text", "image", "audio", "resource_link", "resource"}
+
+    def schema_or_any(annotation):
+        try:
+            pydantic.TypeAdapter(annotation).json_schema()
+        except Exception:
+            return typing.Any
+        return annotation
+
+    def arguments_model(function, tool_name):
+        try:
+            hints = typing.get_type_hints(function, include_extras=True)
+        except Exception:
+            hints = dict(getattr(function, "__annotations__", {}))
+        fields, names = {}, {}
+        for param in inspect.signature(function).parameters.values():
+            shadows = hasattr(pydantic.BaseModel, param.name) or param.name.startswith("model_")
+            field_name = f"{param.name}_" if shadows else param.name
+            names[field_name] = param
+            default = ... if param.default is param.empty else param.default
+            extra = {"alias": param.name} if shadows else {}
+            annotation = schema_or_any(hints.get(param.name, typing.Any))
+            fields[field_name] = (annotation, pydantic.Field(default, **extra))
+        model = pydantic.create_model(
+            f"{tool_name}Arguments",
+            __config__=pydantic.ConfigDict(extra="forbid"),
+            **fields,
+        )
+        return model, names
+
+    def blocks_of(value):
+        if isinstance(value, pydantic.BaseModel) and getattr(value, "type", None) in content_kinds:
+            return [value.model_dump(mode="json", by_alias=True, exclude_none=True)]
+        if isinstance(value, list) and value and all(blocks_of(item) for item in value):
+            return [block for item in value for block in blocks_of(item)]
+        return None
+
+    def result_of(value, output_schema):
+        if hasattr(value, "to_llm_content") and hasattr(value, "structured_content"):
+            return value.to_llm_content(), value.structured_content, bool(value.is_error)
+        if value is None:
+            return [], None, False
+        if isinstance(value, str):
+            return [{"type": "text", "text": value}], None, False
+        blocks = blocks_of(value)
+        if blocks is not None:
+            return blocks, None, False
+        data = to_jsonable_python(value)
+        marked = bool(output_schema and output_schema.get("x-workbench-wrap-result"))
+        structured = {"result": data} if marked or not isinstance(data, dict) else data
+        return [{"type": "text", "text": json.dumps(data, ensure_ascii=False)}], structured, False
+
+    def error(text):
+        blocks = content_adapter.validate_python([{"type": "text", "text": text}])
+        return ToolResult(content=blocks, is_error=True)
+
+    class ExportedTool(Tool):
+        _function: typing.Any = pydantic.PrivateAttr()
+        _model: typing.Any = pydantic.PrivateAttr()
+        _params: typing.Any = pydantic.PrivateAttr()
+
+        async def run(self, arguments):
+            try:
+                validated = self._model.model_validate(dict(arguments or {}))
+            except pydantic.ValidationError as failure:
+                problems = "; ".join(
+                    f"{'.'.join(str(p) for p in item['loc']) or '(arguments)'}: {item['msg']}"
+                    for item in failure.errors(include_url=False)
+                )
+                return error(f"Invalid arguments for {self.name}: {problems}")
+            args, kwargs = [], {}
+            for field_name, param in self._params.items():
+                value = getattr(validated, field_name)
+                if param.kind is param.POSITIONAL_ONLY:
+                    args.append(value)
+                else:
+                    kwargs[param.name] = value
+            try:
+                if inspect.iscoroutinefunction(self._function):
+                    value = await self._function(*args, **kwargs)
+                else:
+                    value = await asyncio.to_thread(self._function, *args, **kwargs)
+            except Exception as failure:
+                return error(f"{self.name}: {type(failure).__name__}: {failure}")
+            content, structured, is_error = result_of(value, self.output_schema)
+            return ToolResult(
+                content=content_adapter.validate_python(content),
+                structured_content=structured,
+                is_error=is_error,
+            )
+
+    server = FastMCP(name)
+    for listing in tools:
+        function = listing["function"]
+        annotations = listing.get("annotations")
+        made = ExportedTool(
+            name=listing["name"],
+            title=listing.get("title"),
+            description=listing.get("description"),
+            parameters=listing["inputSchema"],
+            output_schema=listing.get("outputSchema"),
+            annotations=(
+                mcp.types.ToolAnnotations.model_validate(annotations) if annotations else None
+            ),
+            tags=set(listing.get("tags", ())),
+            meta=listing.get("meta"),
+        )
+        made._function = function
+        made._model, made._params = arguments_model(function, listing["name"])
+        server.add_tool(made)
+    return server
+
+
+def _wb_main(name, tools, argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(description=f"The MCP server {name!r}: stdio by default.")
+    parser.add_argument("--http", action="store_true", help="Serve streamable HTTP instead.")
+    parser.add_argument("--port", type=int, default=8000, help="The HTTP port (default 8000).")
+    options = parser.parse_args(argv)
+    server = _wb_server(name, tools)
+    if options.http:
+        server.run(transport="http", host="127.0.0.1", port=options.port, show_banner=False)
+    else:
+        server.run(show_banner=False)
+'''
+"""Defines ``_wb_server(name, tools)`` and ``_wb_main(name, tools)``; the names the tools'
+code could use are left alone (everything else is local to these two functions)."""
