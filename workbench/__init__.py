@@ -14,6 +14,7 @@ from workbench.__about__ import __version__
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
+    from workbench.mcp.tool_context import ToolContext, get_context
     from workbench.registry import Registry, SearchHit, SearchResults, ToolEntry
     from workbench.session import Workbench
     from workbench.tools import (
@@ -38,6 +39,8 @@ _LAZY = {
     "SearchResults": "workbench.registry",
     "ToolEntry": "workbench.registry",
     "Workbench": "workbench.session",
+    "ToolContext": "workbench.mcp.tool_context",
+    "get_context": "workbench.mcp.tool_context",
 }
 
 __all__ = [
@@ -48,12 +51,14 @@ __all__ = [
     "SearchHit",
     "SearchResults",
     "ToolAnnotations",
+    "ToolContext",
     "ToolDefinition",
     "ToolEntry",
     "Workbench",
     "__version__",
     "browse",
     "current",
+    "get_context",
     "load_ipython_extension",
     "tool",
     "unload_ipython_extension",

@@ -19,6 +19,7 @@ from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.errors import KernelLoopBusyError
 from workbench.mcp.bridge import bound_to_another_loop, run_in_notebook
+from workbench.mcp.tool_context import serving
 from workbench.names import LOCAL_SERVER
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.export import to_mcp_tool
@@ -64,6 +65,16 @@ def _needs_kernel_loop(
     )
 
 
+def _request_context() -> Any:
+    """fastmcp's Context of the call being served, or None outside a request."""
+    from fastmcp.server.dependencies import get_context
+
+    try:
+        return get_context()
+    except RuntimeError:
+        return None
+
+
 class DefinitionTool(Tool):
     """A FastMCP tool that runs a workbench ToolDefinition."""
 
@@ -88,7 +99,9 @@ class DefinitionTool(Tool):
         return made
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
-        observation = await run_definition(self._definition, arguments)
+        with serving(self._definition.name, _request_context()) as context:
+            observation = await run_definition(self._definition, arguments)
+        await context.sent()  # progress and logs reach the client before the answer
         return ToolResult(
             content=_CONTENT.validate_python(observation.to_llm_content()),
             structured_content=observation.structured_content,

@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 import traceback
+import warnings
 from collections import deque
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -53,6 +54,23 @@ def working_for(server: str) -> None:
     (a client's reader and writer), to ``server``; and make sure the routers are in place."""
     install()
     _server.set(server)
+
+
+def quiet_logging_deprecation() -> None:
+    """Silence the SDK's warning that logging is deprecated, where FastMCP sends a log.
+
+    MCP 2026-07-28 deprecates server-to-client logging without a replacement on the wire, and
+    FastMCP keeps sending it on purpose; the warning tells notebook users nothing they can act
+    on. The filter matches only that message raised from FastMCP's context module.
+    """
+    from mcp import MCPDeprecationWarning
+
+    warnings.filterwarnings(
+        "ignore",
+        message="The logging capability is deprecated",
+        category=MCPDeprecationWarning,
+        module=r"fastmcp\.server\.context",
+    )
 
 
 def recent(server: str = UNATTRIBUTED) -> list[LibraryRecord]:

@@ -20,7 +20,7 @@ warm-ups). The rest of the workbench imports it from here, never from its module
 
 from workbench.errors import BridgeError
 from workbench.mcp.bridge.core import Bridge, start_daemon_thread
-from workbench.mcp.bridge.loops import loop_patched_by_nest_asyncio
+from workbench.mcp.bridge.loops import loop_patched_by_nest_asyncio, send_to_loop
 from workbench.mcp.bridge.notebook import bound_to_another_loop, run_in_notebook
 
 __all__ = [
@@ -29,5 +29,6 @@ __all__ = [
     "bound_to_another_loop",
     "loop_patched_by_nest_asyncio",
     "run_in_notebook",
+    "send_to_loop",
     "start_daemon_thread",
 ]

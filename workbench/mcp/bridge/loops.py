@@ -8,6 +8,7 @@ bridge - which leaves that loop unable to run anything.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import contextvars
 import sys
@@ -99,6 +100,23 @@ class Host:
         if loop is None or self.blocked or loop.is_closed() or not loop.is_running():
             return None
         return loop
+
+
+def send_to_loop(
+    loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]
+) -> concurrent.futures.Future[T]:
+    """Run ``coro`` on ``loop`` from any thread (that loop's included), without waiting.
+
+    For reports a notebook tool makes from a worker thread or the kernel's loop to the MCP
+    session on the bridge loop; a closed loop gives a future holding the error.
+    """
+    try:
+        return asyncio.run_coroutine_threadsafe(coro, loop)
+    except RuntimeError as error:  # the loop is closed
+        coro.close()
+        failed: concurrent.futures.Future[T] = concurrent.futures.Future()
+        failed.set_exception(error)
+        return failed
 
 
 def host_of(loop: asyncio.AbstractEventLoop) -> Host | None:

@@ -1,9 +1,6 @@
 """``build_demo_server``: the demo's tools on one FastMCP server, with titles, tags and hints."""
 
-import warnings
-
 from fastmcp import FastMCP
-from mcp import MCPDeprecationWarning
 
 from workbench.__about__ import __version__
 from workbench.mcp.demo.calendar import add_calendar_tools
@@ -18,6 +15,7 @@ from workbench.mcp.demo.tools import (
     slow_count,
     text_stats,
 )
+from workbench.mcp.quiet import quiet_logging_deprecation
 
 INSTRUCTIONS = (
     "A demo server built into the workbench for learning MCP offline. Each tool shows one "
@@ -30,7 +28,7 @@ INSTRUCTIONS = (
 
 def build_demo_server() -> FastMCP:
     """Build a fresh demo server; each has its own empty calendar."""
-    _quiet_logging_deprecation()
+    quiet_logging_deprecation()
     server = FastMCP("demo", instructions=INSTRUCTIONS, version=__version__)
 
     register(server, add, title="Add two numbers", tags={"math"}, annotations=hints())
@@ -46,18 +44,3 @@ def build_demo_server() -> FastMCP:
     )
     add_calendar_tools(server)
     return server
-
-
-def _quiet_logging_deprecation() -> None:
-    """Silence the SDK's warning that logging is deprecated, where FastMCP sends a log.
-
-    MCP 2026-07-28 deprecates server-to-client logging without a replacement on the wire, and
-    FastMCP keeps sending it on purpose; the warning tells notebook users nothing they can act
-    on. The filter matches only that message raised from FastMCP's context module.
-    """
-    warnings.filterwarnings(
-        "ignore",
-        message="The logging capability is deprecated",
-        category=MCPDeprecationWarning,
-        module=r"fastmcp\.server\.context",
-    )
