@@ -31,6 +31,14 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.tools",
     },
     "workbench.history": {"workbench.errors", "workbench.listeners", "workbench.tools"},
+    # The kernel's event log: plain data and its followers.
+    "workbench.events": {"workbench.errors", "workbench.listeners"},
+    # Workspace files as tool definitions; it serves them through a ToolHost (a Workbench).
+    "workbench.workspace": {
+        "workbench.errors",
+        "workbench.tools",
+        "workbench.events",
+    },
     "workbench.display": {
         "workbench.errors",
         "workbench.names",
@@ -58,6 +66,8 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.tools",
         "workbench.registry",
         "workbench.history",
+        "workbench.events",
+        "workbench.workspace",
         "workbench.display",
         "workbench.mcp",
         "workbench.config",
@@ -95,6 +105,8 @@ MUST_NOT_IMPORT: dict[str, set[str]] = {
     "workbench.tools": {"IPython", "ipywidgets", "anywidget", "fastmcp", "rich", "asyncio"},
     "workbench.registry": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
     "workbench.history": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
+    "workbench.events": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio", "pydantic"},
+    "workbench.workspace": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
     "workbench.display": {"ipywidgets", "anywidget", "fastmcp", "mcp", "asyncio"},
     "workbench.widgets": {"fastmcp", "mcp", "asyncio"},
     "workbench.magics": {"fastmcp", "mcp", "asyncio"},

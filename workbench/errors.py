@@ -19,7 +19,8 @@ class WorkbenchWarning(UserWarning):
 
 
 class SchemaFallbackWarning(WorkbenchWarning):
-    """A parameter's annotation could not become a JSON Schema; it accepts anything."""
+    """A parameter's annotation (or an event's payload schema) could not become a JSON
+    Schema; it accepts anything."""
 
 
 class ToolDefinitionError(WorkbenchError):
@@ -110,6 +111,10 @@ class ConfigError(WorkbenchError):
 
 class SemanticUnavailableError(WorkbenchError):
     """Semantic search was asked for but its optional model is not installed."""
+
+
+class WorkspaceError(WorkbenchError):
+    """A workspace directory cannot be loaded at all (missing, or no tools/ nor events/)."""
 
 
 class ExportError(WorkbenchError):

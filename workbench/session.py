@@ -28,6 +28,7 @@ from workbench.errors import (
     WorkbenchClosedError,
     WorkbenchError,
 )
+from workbench.events import EventLog
 from workbench.history import History
 from workbench.listeners import Listeners
 from workbench.mcp.bridge import Bridge
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from workbench.mcp.local import LocalServer
     from workbench.tools.export_script import ExportResult
     from workbench.widgets.browser import ToolBrowser
+    from workbench.workspace import Workspace, WorkspaceReport
 
 T = TypeVar("T")
 LogCallback = Callable[[LogRecord], object]
@@ -66,6 +68,8 @@ class Workbench:
     def __init__(self, *, log_level: str = "info") -> None:
         self.registry = Registry()
         self.history = History()
+        self.events = EventLog()  # what event tools emitted (workbench/events.py)
+        self._workspaces: dict[Path, Workspace] = {}
         self._logs: Listeners[LogRecord] = Listeners("server logs")
         self._call_logs: dict[str, Listeners[LogRecord]] = {}
         self._bridge = Bridge()
@@ -230,6 +234,16 @@ class Workbench:
 
         found = [] if self._local is None else self._local.definitions()
         return export_tools(found, path, tools=tools, overwrite=overwrite)
+
+    def load_workspace(self, directory: str | Path) -> WorkspaceReport:
+        """Serve a workspace's ``tools/*.py`` ``@tool`` functions and ``events/*.yaml``
+        AsyncAPI event tools as notebook tools, one owner per file; loading again replaces
+        them. The report lists what loaded, and what was skipped or failed and why."""
+        from workbench.workspace import Workspace, workspace_root
+
+        root = workspace_root(directory)
+        workspace = self._workspaces.setdefault(root, Workspace(root, self.events))
+        return workspace.load(self)
 
     @property
     def proxy(self) -> ToolProxy:

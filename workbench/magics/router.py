@@ -18,8 +18,10 @@ from workbench.magics.commands import (
     call,
     connect,
     disconnect,
+    events,
     help,
     history,
+    load_workspace,
     reconnect,
     search,
     servers,
@@ -86,6 +88,8 @@ COMMANDS: dict[str, Command] = {
         Command("call", call.call),
         Command("history", history.history),
         Command("browse", browse.browse),
+        Command("load-workspace", load_workspace.load_workspace),
+        Command("events", events.events),
         Command("help", help.help),
     )
 }
