@@ -11,25 +11,33 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 SERVERS := .cache/servers
 EVERYTHING_VERSION := 2026.8.31
 TIME_SERVER_VERSION := 2026.10.19
+# Real MCP clients the tests drive against served notebook tools (nobody here wrote them),
+# pinned for Node 20: conformance 0.1.14+ needs Node 22. The Inspector's CLI sends headers
+# (--header, for the bearer token) from 0.16; 0.16.8 declares Node >= 22.7.5 but its CLI runs
+# on Node 20 (npm warns EBADENGINE); 2.x needs Node 22.19.
+CLIENTS := .cache/clients
+CONFORMANCE_VERSION := 0.1.13
+INSPECTOR_VERSION := 0.16.8
 
-.PHONY: lab test lint format typecheck test-fast servers browser clean help
+.PHONY: lab test lint format typecheck test-fast servers clients browser clean help
 
 help:
 	@echo "make lab        set up and open JupyterLab on $(NOTEBOOK)"
 	@echo "make test       set up and run lint, type checks and every test (kernel and browser tests included)"
 	@echo "make test-fast  only the tests that need no kernel or browser"
 	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
+	@echo "make clients    install the real MCP clients the tests run into $(CLIENTS)"
 	@echo "make browser    install Debian's Chromium for the browser tests (when missing)"
 	@echo "make lint | format | typecheck | clean"
 
 lab: $(VENV)/.installed-lab
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ALLOW_ROOT) $(NOTEBOOK)
 
-test: $(VENV)/.installed-dev servers browser
+test: $(VENV)/.installed-dev servers clients browser
 	$(MAKE) --no-print-directory lint typecheck
 	$(BIN)/pytest
 
-test-fast: $(VENV)/.installed-dev servers
+test-fast: $(VENV)/.installed-dev servers clients
 	$(BIN)/pytest -m "not kernel and not browser"
 
 lint: $(VENV)/.installed-dev
@@ -45,6 +53,8 @@ typecheck: $(VENV)/.installed-dev
 
 servers: $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION) \
          $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION)
+
+clients: $(CLIENTS)/npm/.installed-conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION)
 
 # The browser tests (tests/browser) drive the system's Chromium through Playwright; nothing
 # ever runs `playwright install`, which would download a browser of its own. They look at
@@ -97,6 +107,19 @@ $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION):
 	fi
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/npm \
 	  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
+	touch $@
+
+# The clients: the MCP conformance suite (its server scenarios) and the MCP Inspector's CLI,
+# both run as `node <js>` from $(CLIENTS)/npm/node_modules (tests/clients.py finds them).
+$(CLIENTS)/npm/.installed-conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION):
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+	  echo "error: the tests run real MCP clients that need node and npm (Node 20 or newer);" \
+	       "install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
+	fi
+	rm -f $(CLIENTS)/npm/.installed-*
+	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/npm \
+	  @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION) \
+	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION)
 	touch $@
 
 # mcp-server-time gets a venv of its own: its dependencies never meet ours.
