@@ -19,6 +19,7 @@ from workbench.magics.commands import (
     connect,
     disconnect,
     events,
+    export,
     help,
     history,
     load_workspace,
@@ -88,6 +89,7 @@ COMMANDS: dict[str, Command] = {
         Command("call", call.call),
         Command("history", history.history),
         Command("browse", browse.browse),
+        Command("export", export.export),
         Command("load-workspace", load_workspace.load_workspace),
         Command("events", events.events),
         Command("help", help.help),
@@ -110,7 +112,9 @@ def subcommand_list(width: int = LIST_WIDTH) -> str:
     """The subcommands in short lines, shown above an unknown one's error: notebooks break an
     overlong line anywhere, even mid-word, so the error stays one short line."""
     listed = ", ".join(COMMANDS)
-    return textwrap.fill(f"%mcp subcommands: {listed}.", width, subsequent_indent="  ")
+    return textwrap.fill(
+        f"%mcp subcommands: {listed}.", width, subsequent_indent="  ", break_on_hyphens=False
+    )
 
 
 def overview() -> str:
