@@ -57,6 +57,18 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.registry",
     },
     "workbench.config": {"workbench.errors", "workbench.secrets", "workbench.mcp"},
+    # Serving the notebook's tools: the MCP room's servers behind auth and filters; it is
+    # handed the Workbench's call path and registry, never the Workbench itself.
+    "workbench.serving": {
+        "workbench.errors",
+        "workbench.names",
+        "workbench.secrets",
+        "workbench.listeners",
+        "workbench.tools",
+        "workbench.registry",
+        "workbench.mcp",
+        "workbench.config",
+    },
     # The one facade. It opens a browser (``Workbench.browse``), hence the widgets.
     "workbench.session": {
         "workbench.errors",
@@ -71,6 +83,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.display",
         "workbench.mcp",
         "workbench.config",
+        "workbench.serving",
         "workbench.widgets",
     },
     # Views of a Workbench: they know its type, never MCP, the magics or the kernel.

@@ -128,3 +128,12 @@ class ConnectionWarning(WorkbenchWarning):
 
 class ListenerWarning(WorkbenchWarning):
     """A view's listener raised; it is reported once and never fails the change it followed."""
+
+
+class ServeError(WorkbenchError):
+    """The notebook's tools cannot be served as asked (a remote address without the flag,
+    a port in use, a token variable that is not set, ...)."""
+
+
+class ServeWarning(WorkbenchWarning):
+    """Serving goes on, but something deserves a look: no auth, a filter naming no tool."""

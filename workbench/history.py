@@ -8,6 +8,7 @@ import json
 import math
 import threading
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,6 +30,10 @@ JSON): a kernel that makes many large calls must not grow without end. Older cal
 keep a summary; the newest call is always whole."""
 SUMMARY_TEXT = 200
 """Characters of a trimmed call's text kept in its summary."""
+KERNEL, OUTSIDE = "kernel", "outside"
+CALL_SOURCE: ContextVar[str] = ContextVar("workbench_call_source", default=KERNEL)
+"""Where the calls recorded in this context come from: ``kernel`` (Python, magics, widgets)
+or ``outside`` (a client of ``Workbench.serve``, which sets it around its calls)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,8 @@ class ToolCall:
     started_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     trimmed: bool = False
     """Whether the Observation is a summary: the whole one went over the history's budget."""
+    source: str = KERNEL
+    """``kernel``, or ``outside`` for a call from a client of the served notebook."""
 
     @property
     def status(self) -> str:
@@ -63,6 +70,7 @@ class ToolCall:
             "server": self.server,
             "arguments": self.arguments,
             "status": self.status,
+            "source": self.source,
             "started_at": self.started_at.isoformat(),
             "duration": self.duration,
             "observation": self.observation.model_dump(mode="json", by_alias=True),
@@ -105,7 +113,9 @@ class History:
         self, tool_id: str, server: str, arguments: dict[str, Any], observation: Observation
     ) -> ToolCall:
         with self._lock:
-            call = ToolCall(next(self._ids), tool_id, server, arguments, observation)
+            call = ToolCall(
+                next(self._ids), tool_id, server, arguments, observation, source=CALL_SOURCE.get()
+            )
             self._calls.append(call)
             self._sizes[call.id] = size = content_size(observation)
             self._held += size

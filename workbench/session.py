@@ -29,7 +29,7 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.events import EventLog
-from workbench.history import History
+from workbench.history import CALL_SOURCE, OUTSIDE, History
 from workbench.listeners import Listeners
 from workbench.mcp.bridge import Bridge
 from workbench.mcp.connection import LOG_LEVELS, LogRecord, ProgressCallback
@@ -45,7 +45,10 @@ from workbench.tools.from_function import tool as make_tool
 from workbench.tools.schema import ErrorKind, Observation
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from workbench.mcp.local import LocalServer
+    from workbench.serving import ServeHandle, ServeOptions
     from workbench.tools.export_script import ExportResult
     from workbench.widgets.browser import ToolBrowser
     from workbench.workspace import Workspace, WorkspaceReport
@@ -76,6 +79,7 @@ class Workbench:
         # Connections live on the bridge thread: they reach the Workbench only weakly.
         self._manager = ConnectionManager(self.registry, weakly(self._dispatch_log), log_level)
         self._local: LocalServer | None = None
+        self.served: ServeHandle | None = None  # what serve() serves now
         self._closed = False
         # Closes the servers and the bridge at close(), at exit, or when nobody references
         # this Workbench any more (a re-run `wb = Workbench()` cell), whichever comes first.
@@ -245,6 +249,20 @@ class Workbench:
         workspace = self._workspaces.setdefault(root, Workspace(root, self.events))
         return workspace.load(self)
 
+    def serve(self, **options: Unpack[ServeOptions]) -> ServeHandle:
+        """Serve the notebook tools to outside MCP clients over streamable HTTP (loopback, a
+        bearer token, filters: ``workbench/serving/``); serving again stops the previous one.
+        Returns the handle (``url``, ``token``, ``clients``, ``stop()``), kept as ``served``."""
+        from workbench.serving import serve
+
+        self._check_open()
+        if self.served is not None:
+            self.served.stop()
+        self.served = serve(self._bridge, definitions=self._notebook_definitions,
+                            call=self._served_call, subscribe=self.registry.subscribe,
+                            **options)  # fmt: skip
+        return self.served
+
     @property
     def proxy(self) -> ToolProxy:
         """``find_tools`` / ``call_tool`` over every connected tool, for agents."""
@@ -324,6 +342,8 @@ class Workbench:
         """Close every connection (no orphaned server processes) and stop the bridge."""
         if self._closed:
             return
+        if self.served is not None:
+            self.served.stop()
         self._closed = True
         self._release()
 
@@ -451,6 +471,15 @@ class Workbench:
     def _sync_local(self, names: list[str]) -> list[ToolEntry]:
         self._run(self._manager.get(LOCAL_SERVER).refresh_tools())
         return [self.registry.get(f"{LOCAL_SERVER}.{name}") for name in names]
+
+    def _notebook_definitions(self) -> dict[str, ToolDefinition[Any, Any]]:
+        found = [] if self._local is None else self._local.definitions()
+        return {definition.name: definition for definition in found}
+
+    async def _served_call(self, name: str, arguments: dict[str, Any]) -> Observation:
+        """A call from an outside client of ``serve``: the one call path, recorded as such."""
+        CALL_SOURCE.set(OUTSIDE)  # this request's context: every call in it is from outside
+        return await self._call(f"{LOCAL_SERVER}.{name}", arguments, None, None, None)
 
     def _dispatch_log(self, record: LogRecord) -> None:
         self._logs.notify(record)

@@ -152,7 +152,7 @@ class HistoryTable(TableView):
     """Past calls, oldest first, as the history holds them."""
 
     kind = "history-table"
-    headers = ("#", "tool", "status", "duration", "started")
+    headers = ("#", "tool", "status", "duration", "started", "from")
 
     def __init__(self, calls: Iterable[ToolCall]) -> None:
         listed = list(calls)
@@ -163,6 +163,7 @@ class HistoryTable(TableView):
                 Cell(call.status, status_tone(call.status)),
                 Cell(format_duration(call.duration)),
                 Cell(format_time(call.started_at), "muted"),
+                Cell(call.source, "muted" if call.source == "kernel" else "accent"),
             )
             for call in listed
         ]

@@ -15,7 +15,7 @@ import ast
 import inspect
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from workbench.magics.arguments import argument, magic_arguments, parse_line
@@ -48,6 +48,12 @@ HINTS = {
 @argument("--idempotent", action="store_true", help="Repeating a call changes nothing more.")
 @argument("--open-world", action="store_true", help="It reaches outside systems.")
 @argument("--tags", action="append", default=[], metavar="TAG[,TAG...]", help="Tags.")
+@argument(
+    "--enabled",
+    metavar="EXPR",
+    help="A Python expression, evaluated in the notebook whenever the tools are served "
+    "(listed or called by an outside client): false hides them.",
+)
 def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str) -> None:
     """Run the cell; serve each public top-level function it defines as a tool on the
     'notebook' server and show its card. The options apply to a cell with one function.
@@ -59,6 +65,7 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
     cell_id = state.cell_id  # read now: the cell run below fires pre_run_cell again
     names = _public_functions(shell, cell)
     options = _options(args)
+    enabled = _enabled(shell, args.enabled)
     if options and len(names) != 1:
         listed = f" ({', '.join(names)})" if names else ""
         raise fail(
@@ -72,6 +79,8 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
         raise fail(f"%%tool: the cell raised {kind}; no tools were registered from it.")
     definitions = _definitions(shell.user_ns, names, options)
     for definition in definitions:
+        if enabled is not None:
+            definition.enabled = enabled
         nudge = _nudge(definition)
         if nudge:
             print(nudge)
@@ -125,6 +134,20 @@ def _options(args: Namespace) -> dict[str, Any]:
     if tags:
         options["tags"] = tags
     return options
+
+
+def _enabled(shell: InteractiveShell, expression: str | None) -> Callable[[], object] | None:
+    """``--enabled EXPR`` as a predicate evaluated in the user namespace at each use."""
+    if expression is None:
+        return None
+    try:
+        code = compile(expression, "<%%tool --enabled>", "eval")
+    except SyntaxError as error:
+        raise fail(
+            f"%%tool: --enabled {expression!r} is no Python expression: {error.msg}."
+        ) from None
+    namespace = shell.user_ns
+    return lambda: eval(code, namespace)
 
 
 def _definitions(

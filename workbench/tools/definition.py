@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import re
 import time
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -71,6 +71,7 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         tags: Sequence[str] = (),
         output_schema: dict[str, Any] | None = None,
         meta: dict[str, Any] | None = None,
+        enabled: Callable[[], object] | None = None,
     ) -> None:
         if not TOOL_NAME.match(name):
             raise ToolDefinitionError(
@@ -86,6 +87,9 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         self.tags = tuple(tags)
         self.output_schema = output_schema
         self.meta = meta
+        self.enabled = enabled
+        """Asked at each ``tools/list`` and ``tools/call`` of a served surface: a falsy answer
+        (or an exception) hides the tool from outside clients. Never part of the schema."""
 
     @classmethod
     def create(cls, *args: Any, **kwargs: Any) -> Sequence[Self]:

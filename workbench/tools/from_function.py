@@ -54,6 +54,7 @@ class FunctionTool(ToolDefinition[Action, Observation]):
         tags: Sequence[str] = (),
         output_schema: dict[str, Any] | None = None,
         meta: dict[str, Any] | None = None,
+        enabled: Callable[[], object] | None = None,
     ) -> None:
         tool_name = name or getattr(fn, "__name__", "")
         if tool_name == "<lambda>" or not tool_name:
@@ -74,6 +75,7 @@ class FunctionTool(ToolDefinition[Action, Observation]):
             tags=tags,
             output_schema=output_schema if output_schema is not None else inferred_output,
             meta=meta,
+            enabled=enabled,
         )
         functools.update_wrapper(self, fn)
 
@@ -150,6 +152,7 @@ def tool(
     tags: Sequence[str] = (),
     output_schema: dict[str, Any] | None = None,
     meta: dict[str, Any] | None = None,
+    enabled: Callable[[], object] | None = None,
 ) -> Callable[[Callable[..., Any]], FunctionTool]: ...
 
 
@@ -164,8 +167,10 @@ def tool(
     tags: Sequence[str] = (),
     output_schema: dict[str, Any] | None = None,
     meta: dict[str, Any] | None = None,
+    enabled: Callable[[], object] | None = None,
 ) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
-    """Turn a function into a tool; use bare (``@tool``) or with options (``@tool(name=...)``)."""
+    """Turn a function into a tool; use bare (``@tool``) or with options (``@tool(name=...)``).
+    ``enabled()`` is asked whenever the tool is served: falsy hides it from outside clients."""
 
     def decorate(function: Callable[..., Any]) -> FunctionTool:
         return FunctionTool(
@@ -177,6 +182,7 @@ def tool(
             tags=tags,
             output_schema=output_schema,
             meta=meta,
+            enabled=enabled,
         )
 
     return decorate if fn is None else decorate(fn)

@@ -1,0 +1,101 @@
+"""Fixtures for serving tests: a Workbench serving notebook tools, and outside clients.
+
+An outside client is a real ``fastmcp.Client`` in another process (``outside_client.py``),
+driven one JSON line at a time, so nothing in this process stands in for the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import select
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from fastmcp import Client
+
+from workbench.session import Workbench
+
+SCRIPT = Path(__file__).with_name("outside_client.py")
+T = TypeVar("T")
+
+
+class Outside:
+    """One outside client process; ``ask(line)`` sends a command and returns its answer."""
+
+    def __init__(self, url: str, token: str | None, mode: str = "legacy") -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(SCRIPT), url, token or "-", mode],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self._read(60) == {"ready": True}
+
+    def ask(self, line: str, timeout: float = 30) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self._read(timeout)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                assert self.process.stdin is not None
+                self.process.stdin.write("quit\n")
+                self.process.stdin.flush()
+                self.process.wait(10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait(10)
+
+    def _read(self, timeout: float) -> dict[str, Any]:
+        stdout = self.process.stdout
+        assert stdout is not None
+        ready, _, _ = select.select([stdout], [], [], timeout)
+        line = stdout.readline() if ready else ""
+        if not line:
+            self.process.kill()
+            _, err = self.process.communicate(timeout=10)
+            raise AssertionError(f"the outside client gave no answer:\n{err[-3000:]}")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+
+@pytest.fixture
+def outside() -> Iterator[type[Outside]]:
+    """Start outside clients with ``outside(url, token, mode)``; all are stopped after."""
+    started: list[Outside] = []
+
+    class Tracked(Outside):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    yield Tracked
+    for client in started:
+        client.close()
+
+
+@pytest.fixture
+def wb() -> Iterator[Workbench]:
+    with Workbench() as workbench:
+        yield workbench
+
+
+def with_client(
+    url: str, token: str | None, work: Callable[[Client[Any]], Awaitable[T]], mode: str = "auto"
+) -> T:
+    """Run ``work(client)`` with a real ``fastmcp.Client`` over HTTP, on a loop of the test's
+    own (the server runs on the Workbench's bridge loop, in another thread)."""
+
+    async def main() -> T:
+        async with Client(url, auth=token, mode=mode) as client:  # type: ignore[arg-type]
+            return await work(client)
+
+    return asyncio.run(main())

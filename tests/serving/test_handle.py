@@ -1,0 +1,190 @@
+"""Serving notebook tools over HTTP: a real uvicorn on the bridge loop, real clients."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.serving.conftest import Outside
+from workbench.display import HistoryTable
+from workbench.errors import ServeError, ServeWarning
+from workbench.session import Workbench
+
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+
+
+def add_tools(wb: Workbench, ran: list[str] | None = None) -> None:
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        if ran is not None:
+            ran.append("add")
+        return a + b
+
+    def shout(text: str) -> str:
+        """Upper-case a text."""
+        return text.upper()
+
+    wb.add_tools(add, shout)
+
+
+def call_body(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
+
+
+def port_is_free(port: int) -> bool:
+    probe = socket.socket()
+    try:
+        probe.bind(("127.0.0.1", port))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
+def test_an_outside_client_lists_and_calls_notebook_tools(
+    wb: Workbench, outside: type[Outside]
+) -> None:
+    add_tools(wb)
+    handle = wb.serve()
+    assert handle.url.startswith("http://127.0.0.1:")
+    assert wb.served is handle
+
+    client = outside(handle.url, handle.token)
+    assert client.ask("list") == {"names": ["add", "shout"]}
+    answer = client.ask('call add {"a": 2, "b": 3}')
+    assert answer["is_error"] is False
+    assert answer["text"] == "5"
+    assert handle.clients == 1
+
+    wb.call("notebook.shout", {"text": "hi"})
+    served, local = wb.history[-2], wb.history[-1]
+    assert (served.tool_id, served.source, served.arguments) == (
+        "notebook.add",
+        "outside",
+        {"a": 2, "b": 3},
+    )
+    assert local.source == "kernel"
+    table = HistoryTable(wb.history).to_plain()
+    assert "outside" in table and "kernel" in table
+
+
+def test_a_missing_or_wrong_token_is_401_and_runs_nothing(wb: Workbench) -> None:
+    ran: list[str] = []
+    add_tools(wb, ran)
+    handle = wb.serve()
+    assert handle.token
+    body = call_body("add", {"a": 1, "b": 2})
+    for headers in ({}, {"Authorization": "Bearer not-the-token"}):
+        response = httpx.post(handle.url, json=body, headers=ACCEPT | headers, timeout=10)
+        assert response.status_code == 401
+    assert ran == []
+    assert len(wb.history) == 0
+    right = {"Authorization": f"Bearer {handle.token}"}
+    # Past the guard, the MCP layer answers (here: a JSON-RPC error, there is no session).
+    assert httpx.post(handle.url, json=LIST, headers=ACCEPT | right, timeout=10).status_code == 400
+
+
+def test_host_and_origin_are_checked_against_dns_rebinding(wb: Workbench) -> None:
+    add_tools(wb)
+    handle = wb.serve()
+    right = ACCEPT | {"Authorization": f"Bearer {handle.token}"}
+    rebound = httpx.post(handle.url, json=LIST, headers=right | {"Host": "evil.example"})
+    assert rebound.status_code == 421
+    foreign = httpx.post(handle.url, json=LIST, headers=right | {"Origin": "http://evil.example"})
+    assert foreign.status_code == 403
+    local = httpx.post(handle.url, json=LIST, headers=right | {"Origin": "http://localhost:8888"})
+    assert local.status_code == 400  # past the guards: the MCP layer's own answer
+
+
+def test_stop_closes_the_port(wb: Workbench) -> None:
+    add_tools(wb)
+    handle = wb.serve()
+    assert not port_is_free(handle.port)
+    handle.stop()
+    assert port_is_free(handle.port)
+    assert not handle.running
+    handle.stop()  # idempotent
+    with pytest.raises(httpx.ConnectError):
+        httpx.post(handle.url, json=LIST, headers=ACCEPT, timeout=5)
+
+
+def test_closing_the_workbench_stops_serving() -> None:
+    wb = Workbench()
+    add_tools(wb)
+    handle = wb.serve()
+    wb.close()
+    assert port_is_free(handle.port)
+
+
+def test_serving_again_replaces_the_served_surface(wb: Workbench) -> None:
+    add_tools(wb)
+    first = wb.serve()
+    second = wb.serve(port=first.port)
+    assert not first.running
+    assert second.running
+    assert second.port == first.port
+
+
+def test_a_given_port_in_use_is_refused(wb: Workbench) -> None:
+    add_tools(wb)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        with pytest.raises(ServeError, match="Cannot listen"):
+            wb.serve(port=busy.getsockname()[1])
+    finally:
+        busy.close()
+
+
+def test_a_remote_address_needs_allow_remote(wb: Workbench) -> None:
+    add_tools(wb)
+    with pytest.raises(ServeError, match="allow_remote"):
+        wb.serve(host="0.0.0.0")
+    handle = wb.serve(host="0.0.0.0", allow_remote=True)
+    assert handle.running
+    handle.stop()
+
+
+def test_no_auth_only_when_asked_and_with_a_warning(wb: Workbench, outside: type[Outside]) -> None:
+    add_tools(wb)
+    with pytest.warns(ServeWarning, match="without auth"):
+        handle = wb.serve(auth=False)
+    assert handle.token is None
+    client = outside(handle.url, None)
+    assert client.ask('call shout {"text": "hi"}')["text"] == "HI"
+
+
+def test_the_token_is_shown_masked_and_may_come_from_the_environment(
+    wb: Workbench, outside: type[Outside], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add_tools(wb)
+    monkeypatch.setenv("SERVE_TEST_TOKEN", "s3cret-value-for-the-test")
+    handle = wb.serve(token="${env:SERVE_TEST_TOKEN}")
+    assert handle.token == "s3cret-value-for-the-test"
+    shown = repr(handle) + repr(wb) + "".join(handle.client_configs().values())
+    assert "s3cret" not in shown
+    assert "${env:SERVE_TEST_TOKEN}" in repr(handle)
+    assert "SERVE_TEST_TOKEN" in handle.client_configs()["Python (fastmcp)"]
+    client = outside(handle.url, "s3cret-value-for-the-test")
+    assert client.ask("list") == {"names": ["add", "shout"]}
+
+    random = wb.serve()
+    assert random.token and random.token not in repr(random)
+    assert "***" in repr(random)
+
+
+def test_an_unset_token_variable_is_refused(wb: Workbench) -> None:
+    add_tools(wb)
+    with pytest.raises(ServeError, match="NO_SUCH_SERVE_VARIABLE"):
+        wb.serve(token="${env:NO_SUCH_SERVE_VARIABLE}")

@@ -1,0 +1,55 @@
+"""Live edits: a change of notebook tools is served at once and announced with
+``notifications/tools/list_changed`` to connected clients, in both protocol eras (a
+handshake-era session, and a 2026-07-28 client listening with ``subscriptions/listen``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.serving.conftest import Outside
+from workbench.session import Workbench
+from workbench.tools.from_function import FunctionTool
+
+
+def echo(x: int) -> int:
+    """Echo a number."""
+    return x
+
+
+def double(x: int) -> int:
+    """Double a number."""
+    return 2 * x
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_connected_client_hears_of_each_change(
+    wb: Workbench, outside: type[Outside], mode: str
+) -> None:
+    wb.set_owned_tools("cell:1", [FunctionTool(echo)])
+    handle = wb.serve()
+    client = outside(handle.url, handle.token, mode)
+    assert client.ask("list") == {"names": ["echo"]}
+    assert client.ask("wait_changed 0.3") == {"changed": False}
+    assert handle.clients == 1
+
+    wb.add_tools(double)  # a new tool
+    assert client.ask("wait_changed 10") == {"changed": True}
+    assert client.ask("list") == {"names": ["double", "echo"]}
+
+    wb.set_owned_tools("cell:1", [])  # the cell re-run without its function
+    assert client.ask("wait_changed 10") == {"changed": True}
+    assert client.ask("list") == {"names": ["double"]}
+    assert client.ask('call echo {"x": 1}')["text"] == "Unknown tool: 'echo'"
+
+    handle.allow_tools([])  # the served surface narrowed at run time
+    assert client.ask("wait_changed 10") == {"changed": True}
+    assert client.ask("list") == {"names": []}
+
+
+def test_a_redefined_tool_is_served_as_redefined(wb: Workbench) -> None:
+    wb.set_owned_tools("cell:1", [FunctionTool(echo, name="work")])
+    handle = wb.serve()
+    assert handle.tools() == ["work"]
+    wb.set_owned_tools("cell:1", [FunctionTool(double, name="work")])
+    assert handle.tools() == ["work"]
+    assert wb.call("notebook.work", {"x": 4}).structured_content == {"result": 8}

@@ -1,0 +1,63 @@
+"""``tools/list`` pages with opaque, signed cursors, seen by a real ``fastmcp.Client`` in
+another process: 250 tools in pages of 100, no ``nextCursor`` on the last page, and a
+malformed or foreign cursor refused with JSON-RPC INVALID_PARAMS (-32602)."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from tests.serving.conftest import Outside
+from workbench.serving.cursor import CursorError, Pages
+from workbench.session import Workbench
+from workbench.tools.from_function import FunctionTool
+
+INVALID_PARAMS = -32602
+
+
+def many_tools(wb: Workbench, count: int) -> None:
+    def echo(x: int) -> int:
+        """Echo a number."""
+        return x
+
+    wb.add_tools(*(FunctionTool(echo, name=f"tool_{i:03d}") for i in range(count)))
+
+
+def test_an_outside_client_pages_through_250_tools(wb: Workbench, outside: type[Outside]) -> None:
+    many_tools(wb, 250)
+    handle = wb.serve(page_size=100)
+    client = outside(handle.url, handle.token)
+    pages = client.ask("pages")
+    assert pages["sizes"] == [100, 100, 50]  # the walk stops: the last page has no cursor
+    assert pages["names"] == [f"tool_{i:03d}" for i in range(250)]
+    assert len(client.ask("list")["names"]) == 250  # list_tools follows the cursors itself
+
+
+def test_malformed_and_foreign_cursors_are_invalid_params(
+    wb: Workbench, outside: type[Outside]
+) -> None:
+    many_tools(wb, 5)
+    handle = wb.serve(page_size=2)
+    fastmcp_style = base64.urlsafe_b64encode(json.dumps({"o": 2}).encode()).decode()
+    other_server = Pages(2).cursor(2)
+    client = outside(handle.url, handle.token)
+    for cursor in ("not-a-cursor", fastmcp_style, other_server, other_server + "x"):
+        answer = client.ask(f"cursor {cursor}")
+        assert answer.get("code") == INVALID_PARAMS, (cursor, answer)
+    assert client.ask("pages")["sizes"] == [2, 2, 1]
+
+
+def test_pages_are_sealed_by_their_own_key() -> None:
+    pages = Pages(3)
+    items = list(range(7))
+    first, cursor = pages.page(items, None)
+    assert first == [0, 1, 2] and cursor is not None
+    second, cursor = pages.page(items, cursor)
+    assert second == [3, 4, 5] and cursor is not None
+    assert pages.page(items, cursor) == ([6], None)
+    try:
+        Pages(3).offset(cursor)
+    except CursorError:
+        pass
+    else:
+        raise AssertionError("a cursor of another server was taken")

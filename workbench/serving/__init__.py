@@ -1,0 +1,13 @@
+"""Serving the notebook's tools to outside MCP clients (``Workbench.serve``, ``%mcp serve``).
+
+- ``surface``: which tools are served (whitelist, blacklist, allow-list, ``enabled``);
+- ``cursor``: signed ``tools/list`` cursors;
+- ``app``: the served FastMCP server (tools through the Workbench's call path, bearer auth,
+  ``tools/list_changed`` in both protocol eras);
+- ``handle``: uvicorn on the bridge loop, and ``ServeHandle``;
+- ``clients``: ready-to-paste client configurations, the token a placeholder.
+"""
+
+from workbench.serving.handle import ServeHandle, ServeOptions, serve
+
+__all__ = ["ServeHandle", "ServeOptions", "serve"]

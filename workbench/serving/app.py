@@ -1,0 +1,188 @@
+"""The served server: the notebook's tools as a FastMCP server for outside clients.
+
+Its tools come from a provider that reads the notebook's definitions at every request, so a
+re-run ``%%tool`` cell is served at once, and asks the ``Surface`` whether each is shown: a
+hidden tool is neither listed nor found (a call gets FastMCP's "Unknown tool"). Each call goes
+through the Workbench's one call path (``call``), so it lands in the history. ``tools/list``
+pages with signed cursors. ``notifications/tools/list_changed`` reaches both eras of clients:
+handshake-era sessions (tracked at initialize) and 2026-07-28 ``subscriptions/listen`` streams.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from typing import Any, cast
+
+import mcp_types
+from fastmcp import FastMCP
+from fastmcp.server.auth import AccessToken, TokenVerifier
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from fastmcp.server.providers import Provider
+from fastmcp.tools import Tool, ToolResult
+from fastmcp.utilities.versions import VersionSpec
+from mcp.server.context import ServerRequestContext
+from mcp.server.session import ServerSession
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import PrivateAttr, TypeAdapter
+
+from workbench.mcp.local import DefinitionTool
+from workbench.serving.cursor import CursorError, Pages
+from workbench.serving.surface import Surface
+from workbench.tools.definition import ToolDefinition
+from workbench.tools.schema import Observation
+
+CallFn = Callable[[str, dict[str, Any]], Awaitable[Observation]]
+"""Calls a notebook tool by name through the Workbench's call path."""
+Definitions = Callable[[], Mapping[str, ToolDefinition[Any, Any]]]
+"""The notebook's tools now, by name."""
+
+_CONTENT: TypeAdapter[list[Any]] = TypeAdapter(list[mcp_types.ContentBlock])
+
+
+def tool_result(observation: Observation) -> ToolResult:
+    return ToolResult(
+        content=_CONTENT.validate_python(observation.to_llm_content()),
+        structured_content=observation.structured_content,
+        is_error=observation.is_error,
+    )
+
+
+class ServedTool(DefinitionTool):
+    """A notebook tool as served: listed like the notebook server lists it, called through
+    the Workbench (registry -> Action -> connection -> Observation -> history)."""
+
+    _call: CallFn = PrivateAttr()
+
+    @classmethod
+    def serving(cls, definition: ToolDefinition[Any, Any], call: CallFn) -> ServedTool:
+        made = cast("ServedTool", cls.wrap(definition))
+        made._call = call
+        return made
+
+    async def run(self, arguments: dict[str, Any]) -> ToolResult:
+        return tool_result(await self._call(self.name, arguments))
+
+
+class NotebookProvider(Provider):
+    """The notebook's tools that the surface shows, read at each request."""
+
+    def __init__(self, definitions: Definitions, surface: Surface, call: CallFn) -> None:
+        super().__init__()
+        self._definitions = definitions
+        self._surface = surface
+        self._call = call
+        self._made: dict[str, tuple[ToolDefinition[Any, Any], ServedTool]] = {}
+
+    def shown(self) -> list[ToolDefinition[Any, Any]]:
+        """The definitions served now, by name."""
+        found = self._definitions()
+        return [found[name] for name in sorted(found) if self._surface.shows(found[name])]
+
+    async def _list_tools(self) -> Sequence[Tool]:
+        return [self._served(definition) for definition in self.shown()]
+
+    async def _get_tool(self, name: str, version: VersionSpec | None = None) -> Tool | None:
+        definition = self._definitions().get(name)
+        if definition is None or not self._surface.shows(definition):
+            return None
+        return self._served(definition)
+
+    def _served(self, definition: ToolDefinition[Any, Any]) -> ServedTool:
+        made = self._made.get(definition.name)
+        if made is None or made[0] is not definition:  # a re-run cell made a new one
+            made = (definition, ServedTool.serving(definition, self._call))
+            self._made[definition.name] = made
+        return made[1]
+
+
+class BearerToken(TokenVerifier):
+    """One static bearer token, compared in constant time."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self._token = token
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if not hmac.compare_digest(token.encode(), self._token.encode()):
+            return None
+        return AccessToken(token=token, client_id="workbench-client", scopes=[])
+
+
+class Announcer(Middleware):
+    """Tells connected clients that the tool list changed, in both protocol eras: on each
+    handshake-era session's standalone stream (the SSE GET stream), and on every
+    2026-07-28 ``subscriptions/listen`` stream."""
+
+    def __init__(self) -> None:
+        # Mcp-Session-Id -> a ServerSession of that session: its notifications go out on
+        # the session's standalone stream, whichever request it came with.
+        self._sessions: dict[str, ServerSession] = {}
+        self.live: Callable[[], Collection[str]] = lambda: self._sessions.keys()
+        """The ids of the sessions still open (the handle asks the session manager)."""
+        self.bus = InMemorySubscriptionBus()
+        self.listen = ListenHandler(self.bus)
+
+    async def on_request(
+        self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any]
+    ) -> Any:
+        served = context.fastmcp_context
+        request = None if served is None else served.request_context
+        if request is not None and request.request is not None:
+            session_id = request.request.headers.get("mcp-session-id")
+            if session_id and request.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+                self._sessions[session_id] = request.session
+        return await call_next(context)
+
+    @property
+    def listeners(self) -> int:
+        """Open ``subscriptions/listen`` streams (2026-07-28 clients waiting for changes)."""
+        return len(self.listen._streams)
+
+    async def announce(self) -> None:
+        live = set(self.live())
+        for session_id in [known for known in self._sessions if known not in live]:
+            del self._sessions[session_id]
+        for session in list(self._sessions.values()):
+            await session.send_tool_list_changed()  # best effort: it never raises
+        await self.bus.publish(ToolsListChanged())
+
+
+class ServedServer(FastMCP[Any]):
+    """A FastMCP server whose ``tools/list`` pages with this server's signed cursors."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        provider: NotebookProvider,
+        instructions: str | None,
+        auth: TokenVerifier | None,
+        page_size: int,
+    ) -> None:
+        self.announcer = Announcer()
+        self.pages = Pages(page_size)
+        super().__init__(
+            name,
+            instructions=instructions,
+            auth=auth,
+            providers=[provider],
+            middleware=[self.announcer],
+        )
+        self._mcp_server.add_request_handler(
+            "subscriptions/listen",
+            mcp_types.SubscriptionsListenRequestParams,
+            self.announcer.listen,
+        )
+
+    async def _on_list_tools(
+        self, ctx: ServerRequestContext, params: mcp_types.PaginatedRequestParams | None
+    ) -> mcp_types.ListToolsResult:
+        every = await super()._on_list_tools(ctx, None)
+        try:
+            page, next_cursor = self.pages.page(every.tools, params.cursor if params else None)
+        except CursorError as error:
+            raise MCPError(code=mcp_types.INVALID_PARAMS, message=str(error)) from None
+        return mcp_types.ListToolsResult(tools=page, next_cursor=next_cursor)

@@ -1,0 +1,318 @@
+"""Serving the notebook's tools over streamable HTTP, and the handle that controls it.
+
+The server is uvicorn serving the FastMCP app as a task on the bridge loop, never blocking
+the kernel. Safe by default: bound to 127.0.0.1 (another address needs ``allow_remote``), a
+random bearer token (a missing or wrong one is HTTP 401 and nothing runs), Host and Origin
+checked against the bound address (DNS rebinding). The token is never printed: the handle
+shows it masked and gives it whole only as ``handle.token``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import secrets
+import socket
+import time
+import warnings
+from collections.abc import Callable, Iterable
+from typing import TypedDict
+
+import uvicorn
+
+from workbench.config import expand
+from workbench.errors import ConfigError, ServeError, ServeWarning
+from workbench.mcp.bridge import Bridge
+from workbench.names import LOCAL_SERVER
+from workbench.secrets import MASK, is_template
+from workbench.serving.app import (
+    BearerToken,
+    CallFn,
+    Definitions,
+    NotebookProvider,
+    ServedServer,
+)
+from workbench.serving.clients import client_configs
+from workbench.serving.surface import Surface
+
+PATH = "/mcp"
+DEFAULT_PAGE_SIZE = 100
+LOOPBACK_NAMES = frozenset({"localhost"})
+
+
+def is_loopback(host: str) -> bool:
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class ServeOptions(TypedDict, total=False):
+    """What ``Workbench.serve`` takes (see ``serve``)."""
+
+    host: str
+    port: int
+    token: str | None
+    auth: bool
+    allow_remote: bool
+    expose: Iterable[str] | None
+    exclude: Iterable[str]
+    page_size: int
+    instructions: str | None
+
+
+class ServeHandle:
+    """A served surface: its URL, its token (masked when shown), its clients, ``stop()``."""
+
+    def __init__(
+        self,
+        bridge: Bridge,
+        server: ServedServer,
+        provider: NotebookProvider,
+        surface: Surface,
+        definitions: Definitions,
+        listening: socket.socket,
+        token: str | None,
+        token_shown: str | None,
+    ) -> None:
+        self._bridge = bridge
+        self._server = server
+        self._provider = provider
+        self._surface = surface
+        self._definitions = definitions
+        self._socket = listening
+        self._token = token
+        self.token_shown = token_shown
+        """The token as it may be shown: ``***``, or the ``${env:VAR}`` template given."""
+        host, port = listening.getsockname()[:2]
+        self.host: str = host
+        self.port: int = port
+        shown_host = f"[{host}]" if ":" in host else host
+        self.url = f"http://{shown_host}:{port}{PATH}"
+        self._app = server.http_app(
+            path=PATH,
+            host_origin_protection=True,
+            allowed_hosts=["*"] if ipaddress.ip_address(host).is_unspecified else None,
+        )
+        config = uvicorn.Config(
+            self._app,
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+        )
+        self._uvicorn = uvicorn.Server(config)
+        server.announcer.live = self._session_ids
+        self._done: asyncio.Event | None = None
+        self._stopped = False
+        self._unsubscribe: Callable[[], None] = _nothing
+
+    # -- what it serves ---------------------------------------------------------------------
+
+    @property
+    def token(self) -> str | None:
+        """The bearer token clients send (None without auth). Never printed by the workbench:
+        copy it from here (e.g. ``pyperclip.copy(handle.token)``) or give a ``${env:VAR}``."""
+        return self._token
+
+    @property
+    def running(self) -> bool:
+        return not self._stopped
+
+    @property
+    def clients(self) -> int:
+        """Clients connected now: handshake-era sessions plus 2026-07-28 listen streams."""
+        return len(self._session_ids()) + self._server.announcer.listeners
+
+    def tools(self) -> list[str]:
+        """Names of the notebook tools served now (filters and ``enabled`` applied)."""
+        return [definition.name for definition in self._provider.shown()]
+
+    def allow_tools(self, names: Iterable[str] | None) -> None:
+        """Serve only ``names`` from now on (None: all the filters let through); connected
+        clients are told the list changed."""
+        self._surface.allow(None if names is None else list(names), self._definitions())
+        self.announce()
+
+    def announce(self) -> None:
+        """Send ``notifications/tools/list_changed`` to connected clients (done for you on
+        every change of notebook tools and on ``allow_tools``)."""
+        if not self._stopped:
+            self._bridge.submit(self._server.announcer.announce())
+
+    def client_configs(self) -> dict[str, str]:
+        """Ready-to-paste client configurations; the token is a placeholder, never its value."""
+        return client_configs(self.url, self.token_shown)
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop serving and close the port (idempotent)."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._unsubscribe()
+        if self._bridge.closed:
+            self._socket.close()
+            return
+        self._bridge.run(self._shutdown(timeout))
+
+    def __repr__(self) -> str:
+        state = f"{self.clients} clients" if self.running else "stopped"
+        auth = f"token {self.token_shown}" if self.token_shown else "no auth"
+        return f"<ServeHandle {self.url} ({auth}, {len(self.tools())} tools, {state})>"
+
+    def _session_ids(self) -> list[str]:
+        """The handshake-era sessions open now (the session manager's own table)."""
+        manager = _session_manager(self._app)
+        return list(getattr(manager, "_server_instances", None) or {})
+
+    def _follow(self, subscribe: Callable[[Callable[[str], None]], Callable[[], None]]) -> None:
+        """Announce every change of the notebook server's tools in the registry."""
+
+        def changed(server: str) -> None:
+            if server == LOCAL_SERVER:
+                self.announce()
+
+        self._unsubscribe = subscribe(changed)
+
+    async def _serve(self) -> None:
+        self._done = asyncio.Event()
+        try:
+            await self._uvicorn.serve(sockets=[self._socket])
+        finally:
+            self._socket.close()
+            self._done.set()
+
+    async def _started(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not self._uvicorn.started:
+            if self._done is not None and self._done.is_set():
+                raise ServeError(f"The server at {self.url} stopped while starting.")
+            if time.monotonic() > deadline:
+                raise ServeError(f"The server at {self.url} did not start in {timeout:g} s.")
+            await asyncio.sleep(0.01)
+
+    async def _shutdown(self, timeout: float) -> None:
+        self._uvicorn.should_exit = True
+        if self._done is None:
+            self._socket.close()
+            return
+        try:
+            await asyncio.wait_for(self._done.wait(), timeout)
+        except asyncio.TimeoutError:
+            self._uvicorn.force_exit = True
+            await asyncio.wait_for(self._done.wait(), timeout)
+
+
+def serve(
+    bridge: Bridge,
+    *,
+    definitions: Definitions,
+    call: CallFn,
+    subscribe: Callable[[Callable[[str], None]], Callable[[], None]],
+    host: str = "127.0.0.1",
+    port: int = 0,
+    token: str | None = None,
+    auth: bool = True,
+    allow_remote: bool = False,
+    expose: Iterable[str] | None = None,
+    exclude: Iterable[str] = (),
+    page_size: int = DEFAULT_PAGE_SIZE,
+    instructions: str | None = None,
+) -> ServeHandle:
+    """Start serving the notebook's tools; the handle controls it.
+
+    ``host`` (127.0.0.1; another than loopback needs ``allow_remote``), ``port`` (0: a free
+    one), ``token`` (a random one by default; a ``${env:VAR}`` template is read from the
+    environment), ``auth=False`` (no token at all, with a warning), ``expose`` (only these
+    tools) then ``exclude`` (never these; it wins), ``page_size`` (tools per ``tools/list``
+    page), ``instructions`` (sent to clients at initialize).
+    """
+    if not is_loopback(host) and not allow_remote:
+        raise ServeError(
+            f"Serving on {host} lets other machines call the notebook's tools; pass "
+            "allow_remote=True (--allow-remote) to mean it, or keep the default 127.0.0.1."
+        )
+    secret, shown = _token(token, auth)
+    surface = Surface(expose, exclude)
+    surface.check(definitions())
+    if isinstance(page_size, bool) or page_size < 1:
+        raise ServeError(f"page_size must be a positive whole number, got {page_size!r}.")
+    provider = NotebookProvider(definitions, surface, call)
+    server = ServedServer(
+        LOCAL_SERVER,
+        provider=provider,
+        instructions=instructions,
+        auth=None if secret is None else BearerToken(secret),
+        page_size=page_size,
+    )
+    handle = ServeHandle(
+        bridge, server, provider, surface, definitions, _listen(host, port), secret, shown
+    )
+    bridge.submit(handle._serve())
+    try:
+        bridge.run(handle._started())
+    except BaseException:
+        handle.stop()
+        raise
+    handle._follow(subscribe)
+    return handle
+
+
+def _token(token: str | None, auth: bool) -> tuple[str | None, str | None]:
+    """The token clients must send and how it may be shown."""
+    if not auth:
+        if token is not None:
+            raise ServeError("A token was given with auth turned off; drop one of them.")
+        warnings.warn(
+            "Serving without auth: any program on this machine can call the notebook's tools.",
+            ServeWarning,
+            stacklevel=3,
+        )
+        return None, None
+    if token is None:
+        return secrets.token_urlsafe(32), MASK
+    try:
+        value = expand(token)
+    except ConfigError as error:
+        raise ServeError(f"token: {error}.") from None
+    if not value.strip():
+        raise ServeError("The token is empty.")
+    return value, (token if is_template(token) else MASK)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (0: a free port), or a ServeError saying why not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(128)
+        listening.setblocking(False)
+    except (OSError, OverflowError) as error:
+        listening.close()
+        why = getattr(error, "strerror", None) or str(error)
+        raise ServeError(f"Cannot listen on {host}:{port}: {why}.") from None
+    return listening
+
+
+def _session_manager(app: object) -> object:
+    """The streamable-HTTP session manager behind the app's MCP route (FastMCP sets it on
+    the route's ASGI app at startup), or None."""
+    for route in getattr(app, "routes", ()):
+        found = getattr(route, "app", None)
+        for _ in range(4):  # through the auth wrapper, if any
+            manager = getattr(found, "session_manager", None)
+            if manager is not None:
+                return manager
+            found = getattr(found, "app", None)
+    return None
+
+
+def _nothing() -> None:
+    """Unsubscribes nothing (a handle not yet following the registry)."""
