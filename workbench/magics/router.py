@@ -25,6 +25,7 @@ from workbench.magics.commands import (
     load_workspace,
     reconnect,
     search,
+    serve,
     servers,
     tools,
 )
@@ -92,6 +93,7 @@ COMMANDS: dict[str, Command] = {
         Command("export", export.export),
         Command("load-workspace", load_workspace.load_workspace),
         Command("events", events.events),
+        Command("serve", serve.serve),
         Command("help", help.help),
     )
 }

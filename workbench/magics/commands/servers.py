@@ -38,13 +38,22 @@ def servers(state: KernelState, line: str) -> None:
 
 
 def _hints(workbench: Workbench) -> list[str]:
-    """A line naming the servers whose library log holds warnings or errors."""
+    """A line naming the servers whose library log holds warnings or errors, and one saying
+    what is served to outside clients."""
     from workbench.display.server_detail import has_warnings
 
+    hints = []
     logged = [
         info.name for info in workbench.servers() if has_warnings(workbench.server_log(info.name))
     ]
-    if not logged:
-        return []
-    names = ", ".join(logged)
-    return [f"Warnings or errors were logged for {names}: {DETAIL} shows them."]
+    if logged:
+        names = ", ".join(logged)
+        hints.append(f"Warnings or errors were logged for {names}: {DETAIL} shows them.")
+    served = workbench.served
+    if served is not None and served.running:
+        tools, clients = len(served.tools()), served.clients
+        hints.append(
+            f"Serving {tools} notebook tool{'' if tools == 1 else 's'} at {served.url} to "
+            f"{clients} connected client{'' if clients == 1 else 's'} (%mcp serve --stop)."
+        )
+    return hints

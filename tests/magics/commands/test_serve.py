@@ -1,0 +1,101 @@
+"""``%mcp serve``: serve the notebook's tools, print the URL, the token masked and client
+configurations that never hold its value; ``--stop``; ``%mcp servers`` says what is served."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+from IPython.core.error import UsageError
+
+from tests.magics.magic_output import bundles
+from tests.serving.conftest import with_client
+from workbench.errors import ServeWarning
+from workbench.kernel import KernelState
+
+Mcp = Callable[[str], Any]
+
+
+@pytest.fixture
+def served(state: KernelState) -> Iterator[None]:
+    wb = state.workbench
+
+    def hush(text: str) -> str:
+        """Say nothing louder."""
+        return text.lower()
+
+    def loud(text: str) -> str:
+        """Say it louder."""
+        return text.upper()
+
+    wb.add_tools(hush, loud)
+    yield
+    if wb.served is not None:
+        wb.served.stop()
+    wb.remove_tool("hush")
+    wb.remove_tool("loud")
+
+
+async def names(client: Client[Any]) -> list[str]:
+    return sorted(tool.name for tool in await client.list_tools())
+
+
+@pytest.mark.usefixtures("served")
+def test_serve_prints_url_masked_token_and_configs(mcp: Mcp, state: KernelState) -> None:
+    value, captured = mcp("serve --exclude loud --page-size 10")
+    handle = state.workbench.served
+    assert value is None and handle is not None and handle.token
+    out = captured.stdout
+    assert handle.url in out
+    assert handle.token not in out and handle.token not in captured.stderr
+    assert "Token: ***" in out and "workbench.current().served.token" in out
+    desktop = json.loads(out.split("Claude Desktop / Cursor (mcpServers):\n")[1].split("\n\n")[0])
+    entry = desktop["mcpServers"]["notebook"]
+    assert entry["url"] == handle.url
+    assert entry["headers"]["Authorization"] == "Bearer ${env:WORKBENCH_TOKEN}"
+    assert '"type": "http"' in out and "${input:workbench-token}" in out
+    assert "from fastmcp import Client" in out
+    assert "loud" not in with_client(handle.url, handle.token, names)
+    assert "hush" in with_client(handle.url, handle.token, names)
+
+    table = bundles(mcp("servers")[1])[0]["text/plain"]
+    assert f"at {handle.url} to" in table and "connected client" in table
+
+    _, stopped = mcp("serve --stop")
+    assert "Stopped serving" in stopped.stdout and not handle.running
+    assert "Nothing is being served." in mcp("serve --stop")[1].stdout
+
+
+@pytest.mark.usefixtures("served")
+def test_token_from_the_environment_and_instructions_from_a_file(
+    mcp: Mcp, state: KernelState, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MAGIC_SERVE_TOKEN", "magic-token-value-123")
+    notes = tmp_path / "notes.md"
+    notes.write_text("Use hush for secrets.")
+    _, captured = mcp(f"serve --token ${{env:MAGIC_SERVE_TOKEN}} --instructions {notes}")
+    handle = state.workbench.served
+    assert handle is not None and handle.token == "magic-token-value-123"
+    assert "magic-token-value-123" not in captured.stdout
+    assert "${env:MAGIC_SERVE_TOKEN}" in captured.stdout
+
+    async def instructions(client: Client[Any]) -> str | None:
+        result = client.initialize_result
+        return None if result is None else result.instructions
+
+    said = with_client(handle.url, handle.token, instructions, mode="legacy")
+    assert said == "Use hush for secrets."
+
+
+@pytest.mark.usefixtures("served")
+def test_no_auth_warns_and_a_remote_host_needs_the_flag(mcp: Mcp, state: KernelState) -> None:
+    with pytest.raises(UsageError, match="allow_remote"):
+        mcp("serve --host 0.0.0.0")
+    with pytest.warns(ServeWarning, match="without auth"):
+        _, captured = mcp("serve --no-auth")
+    assert "No auth" in captured.stdout
+    assert "Authorization" not in captured.stdout
