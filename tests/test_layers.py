@@ -66,6 +66,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.listeners",
         "workbench.tools",
         "workbench.registry",
+        "workbench.history",
         "workbench.mcp",
         "workbench.config",
     },

@@ -260,7 +260,7 @@ class Workbench:
             self.served.stop()
         self.served = serve(self._bridge, definitions=self._notebook_definitions,
                             call=self._served_call, subscribe=self.registry.subscribe,
-                            **options)  # fmt: skip
+                            proxy=lambda: self.proxy, **options)  # fmt: skip
         return self.served
 
     @property

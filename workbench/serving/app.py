@@ -30,6 +30,7 @@ from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.mcp.local import DefinitionTool
 from workbench.serving.cursor import CursorError, Pages
+from workbench.serving.gateway import GatewayTool
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.schema import Observation
@@ -67,28 +68,54 @@ class ServedTool(DefinitionTool):
 
 
 class NotebookProvider(Provider):
-    """The notebook's tools that the surface shows, read at each request."""
+    """The notebook's tools that the surface shows, read at each request; and the gateway's
+    pair, when asked for (``notebook=False``: the pair only)."""
 
-    def __init__(self, definitions: Definitions, surface: Surface, call: CallFn) -> None:
+    def __init__(
+        self,
+        definitions: Definitions,
+        surface: Surface,
+        call: CallFn,
+        *,
+        gateway: Mapping[str, ToolDefinition[Any, Any]] | None = None,
+        notebook: bool = True,
+    ) -> None:
         super().__init__()
         self._definitions = definitions
         self._surface = surface
         self._call = call
+        self._notebook = notebook
+        self._gateway = {
+            name: cast("GatewayTool", GatewayTool.wrap(definition))
+            for name, definition in (gateway or {}).items()
+        }
         self._made: dict[str, tuple[ToolDefinition[Any, Any], ServedTool]] = {}
 
-    def shown(self) -> list[ToolDefinition[Any, Any]]:
-        """The definitions served now, by name."""
+    def filtered(self) -> dict[str, ToolDefinition[Any, Any]]:
+        """The notebook tools the surface lets through now, by name."""
         found = self._definitions()
-        return [found[name] for name in sorted(found) if self._surface.shows(found[name])]
+        return {name: found[name] for name in sorted(found) if self._surface.shows(found[name])}
+
+    def names(self) -> list[str]:
+        """Every tool served now: the gateway's pair, then the notebook's."""
+        notebook = [name for name in self._notebook_shown() if name not in self._gateway]
+        return [*self._gateway, *notebook]
 
     async def _list_tools(self) -> Sequence[Tool]:
-        return [self._served(definition) for definition in self.shown()]
+        shown = self._notebook_shown()
+        notebook = [self._served(shown[name]) for name in shown if name not in self._gateway]
+        return [*self._gateway.values(), *notebook]
 
     async def _get_tool(self, name: str, version: VersionSpec | None = None) -> Tool | None:
-        definition = self._definitions().get(name)
+        if name in self._gateway:
+            return self._gateway[name]
+        definition = self._definitions().get(name) if self._notebook else None
         if definition is None or not self._surface.shows(definition):
             return None
         return self._served(definition)
+
+    def _notebook_shown(self) -> dict[str, ToolDefinition[Any, Any]]:
+        return self.filtered() if self._notebook else {}
 
     def _served(self, definition: ToolDefinition[Any, Any]) -> ServedTool:
         made = self._made.get(definition.name)

@@ -16,7 +16,7 @@ import socket
 import time
 import warnings
 from collections.abc import Callable, Iterable
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import uvicorn
 
@@ -24,6 +24,7 @@ from workbench.config import expand
 from workbench.errors import ConfigError, ServeError, ServeWarning
 from workbench.mcp.bridge import Bridge
 from workbench.names import LOCAL_SERVER
+from workbench.registry.proxy import ToolProxy
 from workbench.secrets import MASK, is_template
 from workbench.serving.app import (
     BearerToken,
@@ -33,11 +34,17 @@ from workbench.serving.app import (
     ServedServer,
 )
 from workbench.serving.clients import client_configs
+from workbench.serving.gateway import ALSO, GATEWAY_MODES, ONLY, gateway_definitions
 from workbench.serving.surface import Surface
+from workbench.tools.definition import ToolDefinition
 
 PATH = "/mcp"
 DEFAULT_PAGE_SIZE = 100
 LOOPBACK_NAMES = frozenset({"localhost"})
+GATEWAY_INSTRUCTIONS = (
+    "Search the tools of every connected MCP server with find_tools, then call one with "
+    "call_tool.\nServers:\n"
+)
 
 
 def is_loopback(host: str) -> bool:
@@ -61,6 +68,7 @@ class ServeOptions(TypedDict, total=False):
     exclude: Iterable[str]
     page_size: int
     instructions: str | None
+    gateway: bool | str | None
 
 
 class ServeHandle:
@@ -128,8 +136,9 @@ class ServeHandle:
         return len(self._session_ids()) + self._server.announcer.listeners
 
     def tools(self) -> list[str]:
-        """Names of the notebook tools served now (filters and ``enabled`` applied)."""
-        return [definition.name for definition in self._provider.shown()]
+        """Names of the tools served now: the gateway's pair if served, then the notebook
+        tools the filters and their ``enabled`` let through."""
+        return self._provider.names()
 
     def allow_tools(self, names: Iterable[str] | None) -> None:
         """Serve only ``names`` from now on (None: all the filters let through); connected
@@ -223,6 +232,8 @@ def serve(
     exclude: Iterable[str] = (),
     page_size: int = DEFAULT_PAGE_SIZE,
     instructions: str | None = None,
+    gateway: bool | str | None = None,
+    proxy: Callable[[], ToolProxy] | None = None,
 ) -> ServeHandle:
     """Start serving the notebook's tools; the handle controls it.
 
@@ -230,7 +241,9 @@ def serve(
     one), ``token`` (a random one by default; a ``${env:VAR}`` template is read from the
     environment), ``auth=False`` (no token at all, with a warning), ``expose`` (only these
     tools) then ``exclude`` (never these; it wins), ``page_size`` (tools per ``tools/list``
-    page), ``instructions`` (sent to clients at initialize).
+    page), ``instructions`` (sent to clients at initialize), ``gateway`` (``"also"`` or
+    True: serve ``find_tools`` / ``call_tool`` over every connected server next to the
+    notebook tools; ``"only"``: the pair alone; ``proxy`` makes it).
     """
     if not is_loopback(host) and not allow_remote:
         raise ServeError(
@@ -242,7 +255,22 @@ def serve(
     surface.check(definitions())
     if isinstance(page_size, bool) or page_size < 1:
         raise ServeError(f"page_size must be a positive whole number, got {page_size!r}.")
-    provider = NotebookProvider(definitions, surface, call)
+    mode = ALSO if gateway is True else (gateway or None)
+    if mode is not None and mode not in GATEWAY_MODES:
+        raise ServeError(f"gateway is {ALSO!r} or {ONLY!r} (or True), not {gateway!r}.")
+    pair = None
+    if mode is not None:
+        if proxy is None:
+            raise ServeError("The gateway needs the Workbench's proxy.")
+        base = proxy()
+        if instructions is None:
+            instructions = GATEWAY_INSTRUCTIONS + (base.server_summary() or "(none connected yet)")
+
+        def filtered() -> dict[str, ToolDefinition[Any, Any]]:
+            return {name: found for name, found in definitions().items() if surface.shows(found)}
+
+        pair = gateway_definitions(base, filtered)
+    provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY)
     server = ServedServer(
         LOCAL_SERVER,
         provider=provider,

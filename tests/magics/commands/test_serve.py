@@ -92,6 +92,15 @@ def test_token_from_the_environment_and_instructions_from_a_file(
 
 
 @pytest.mark.usefixtures("served")
+def test_gateway_serves_the_proxy_pair(mcp: Mcp, state: KernelState) -> None:
+    _, captured = mcp("serve --gateway only")
+    handle = state.workbench.served
+    assert handle is not None
+    assert f"Serving 2 tools at {handle.url} (find_tools, call_tool)" in captured.stdout
+    assert with_client(handle.url, handle.token, names) == ["call_tool", "find_tools"]
+
+
+@pytest.mark.usefixtures("served")
 def test_no_auth_warns_and_a_remote_host_needs_the_flag(mcp: Mcp, state: KernelState) -> None:
     with pytest.raises(UsageError, match="allow_remote"):
         mcp("serve --host 0.0.0.0")

@@ -35,6 +35,10 @@ TOKEN_FROM = "workbench.current().served.token"
 @argument("--exclude", action="append", default=[], metavar="C", help="Never these tools.")
 @argument("--page-size", type=int, default=100, metavar="N", help="Tools per tools/list page.")
 @argument("--instructions", metavar="TEXT|FILE", help="Sent to clients at initialize.")
+@argument(
+    "--gateway", nargs="?", const="also", choices=["also", "only"],
+    help="Also serve find_tools / call_tool over every connected server (only: just them).",
+)  # fmt: skip
 @argument("--stop", action="store_true", help="Stop serving and close the port.")
 def serve(state: KernelState, line: str) -> Any:
     """Serve the notebook's tools to outside MCP clients (Claude Desktop, Cursor, VS Code,
@@ -63,6 +67,7 @@ def serve(state: KernelState, line: str) -> Any:
             exclude=_names(args.exclude),
             page_size=args.page_size,
             instructions=_instructions(args.instructions),
+            gateway=args.gateway,
         )
     print(report(handle))
     return None
@@ -72,7 +77,7 @@ def report(handle: Any) -> str:
     """URL, tools, the token masked and where to copy it, and client configurations."""
     tools = handle.tools()
     lines = [
-        f"Serving {len(tools)} notebook tool{'' if len(tools) == 1 else 's'} at {handle.url}"
+        f"Serving {len(tools)} tool{'' if len(tools) == 1 else 's'} at {handle.url}"
         + (f" ({', '.join(tools)})" if tools else ""),
     ]
     if handle.token_shown is None:
