@@ -9,9 +9,11 @@ from typing import Annotated, Any, Literal, Optional, Union
 import pytest
 from pydantic import BaseModel, Field
 
+from workbench import Workbench
 from workbench.errors import SchemaFallbackWarning, ToolDefinitionError
 from workbench.tools import ErrorKind, FunctionTool, Observation, TextContent, tool
 from workbench.tools.from_function import WRAP_MARKER, observation_from_value
+from workbench.tools.schema import ContentBlock, ImageContent
 
 
 class Color(enum.Enum):
@@ -249,6 +251,11 @@ def test_docstring_line_breaks_are_reflowed_in_descriptions() -> None:
         (str, None),
         (None, None),
         (Observation, None),
+        # Content blocks are the result itself, however they are spelled: no schema.
+        (ImageContent, None),
+        (list[ContentBlock], None),
+        (list[TextContent | ImageContent], None),
+        (ContentBlock | None, None),
     ],
 )  # fmt: skip
 def test_output_schema_from_the_return_annotation(annotation: Any, expected: Any) -> None:
@@ -383,6 +390,22 @@ def test_tool_exception_becomes_a_tool_error_observation() -> None:
 def test_return_values_become_observations(value: Any, text: str, structured: Any) -> None:
     observation = observation_from_value(value)
     assert (observation.text, observation.structured_content) == (text, structured)
+
+
+def test_a_tool_returning_a_list_of_content_blocks_is_called_through_the_workbench() -> None:
+    """A list of blocks is the tool's content; a wrapped schema made every call fail with
+    "has an output schema but did not return structured content"."""
+
+    @tool
+    def pictures() -> list[ContentBlock]:
+        """Two blocks."""
+        return [TextContent(text="a"), ImageContent(data="aGk=", mime_type="image/png")]
+
+    with Workbench() as wb:
+        wb.add_tools(pictures)
+        observation = wb.call("notebook.pictures")
+    assert not observation.is_error, observation.error_message
+    assert [block.type for block in observation.content] == ["text", "image"]
 
 
 def test_content_blocks_pass_through() -> None:

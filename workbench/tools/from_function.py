@@ -301,10 +301,13 @@ def _output_schema(annotation: Any) -> dict[str, Any] | None:
 
 
 def _is_content(annotation: Any) -> bool:
-    candidates = get_args(annotation) or (annotation,)
-    return any(
-        isinstance(c, type) and issubclass(c, (Observation, *_CONTENT_TYPES)) for c in candidates
-    )
+    """Whether the return annotation names content blocks (or an Observation) anywhere: a
+    block, a union with one, a list of them, ``ContentBlock`` itself (an Annotated union)."""
+    if isinstance(annotation, type) and get_origin(annotation) is None:
+        return issubclass(annotation, (Observation, *_CONTENT_TYPES))
+    if get_origin(annotation) is Annotated:
+        return _is_content(get_args(annotation)[0])
+    return any(_is_content(arg) for arg in get_args(annotation))
 
 
 def _is_async(fn: Callable[..., Any]) -> bool:
