@@ -38,11 +38,12 @@ from collect import cache_dir, collect, load_manifest  # noqa: E402
 from forms import print_survey, survey_forms  # noqa: E402
 
 LIMIT = 15
-KINDS = ("lexical", "paraphrase", "server", "typo", "identifier", "no_answer")
+KINDS = ("lexical", "paraphrase", "server", "typo", "identifier", "ambiguous", "no_answer")
 SPLITS = {
     "dev": ("requests_dev.jsonl",),
     "holdout": ("requests_holdout.jsonl",),
     "all": ("requests_dev.jsonl", "requests_holdout.jsonl"),
+    "sealed": ("requests_sealed.jsonl",),
 }
 SIZES = (1_000, 10_000)
 
