@@ -4,6 +4,8 @@ run time by ``allow_tools``."""
 
 from __future__ import annotations
 
+import concurrent.futures
+import time
 from typing import Any
 
 import pytest
@@ -89,3 +91,33 @@ def test_allow_tools_changes_the_surface_at_run_time(wb: Workbench) -> None:
     assert handle.tools() == ["beta"]
     handle.allow_tools(None)
     assert handle.tools() == ["alpha", "beta"]
+
+
+def test_a_slow_enabled_predicate_never_holds_the_bridge_loop(wb: Workbench) -> None:
+    """enabled() is notebook code: it runs in a worker thread, like the tools themselves."""
+
+    def slowly_enabled() -> bool:
+        time.sleep(1.5)
+        return True
+
+    def ping() -> str:
+        """Answer."""
+        return "pong"
+
+    def pong() -> str:
+        """Answer too."""
+        return "ping"
+
+    wb.add_tools(tool(enabled=slowly_enabled)(ping), pong)
+    handle = wb.serve()
+
+    async def listing(client: Client[Any]) -> list[str]:
+        return sorted(t.name for t in await client.list_tools())
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        listed = pool.submit(with_client, handle.url, handle.token, listing)
+        time.sleep(0.5)  # the listing is waiting on the predicate now
+        started = time.perf_counter()
+        assert wb.call("notebook.pong").text == "ping"
+        assert time.perf_counter() - started < 1.0
+        assert listed.result(timeout=30) == ["ping", "pong"]

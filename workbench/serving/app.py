@@ -10,6 +10,7 @@ handshake-era sessions (tracked at initialize) and 2026-07-28 ``subscriptions/li
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any, cast
@@ -102,7 +103,8 @@ class NotebookProvider(Provider):
         return [*self._gateway, *notebook]
 
     async def _list_tools(self) -> Sequence[Tool]:
-        shown = self._notebook_shown()
+        # enabled() is notebook code: it runs in a worker thread, never on the bridge loop.
+        shown = await asyncio.to_thread(self._notebook_shown)
         notebook = [self._served(shown[name]) for name in shown if name not in self._gateway]
         return [*self._gateway.values(), *notebook]
 
@@ -110,7 +112,7 @@ class NotebookProvider(Provider):
         if name in self._gateway:
             return self._gateway[name]
         definition = self._definitions().get(name) if self._notebook else None
-        if definition is None or not self._surface.shows(definition):
+        if definition is None or not await asyncio.to_thread(self._surface.shows, definition):
             return None
         return self._served(definition)
 
