@@ -68,13 +68,14 @@ def vocabulary(config: str, train: Catalogs) -> Iterator[None]:
     from workbench.registry import search as search_module
     from workbench.registry import vocabulary as vocabulary_module
 
+    patched: Any = search_module
     saved = {name: getattr(search_module, name, None) for name in ("synonyms", "associations")}
     mine = getattr(vocabulary_module, "mine_associations", None)
     if mine is not None and saved["associations"] is not None:
         table = mine(training_texts(train))
-        search_module.associations = lambda term: table.get(term, ())  # type: ignore[attr-defined]
+        patched.associations = lambda term: table.get(term, ())
     if config == "-syn":
-        search_module.synonyms = lambda term: frozenset()  # type: ignore[assignment]
+        patched.synonyms = lambda term: frozenset()
     try:
         yield
     finally:
@@ -179,7 +180,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.0f}%"
 
 
-def print_table(results: dict[str, dict[str, Quality]]) -> dict[str, Any]:
+def print_table(results: dict[str, Quality]) -> dict[str, Any]:
     """One column per method+config+set; rows per kind: top-1 % / top-5 % / MRR."""
     summaries = {c: results[c].summary() for c in results}
     methods = list(dict.fromkeys(c.split(" ")[0].removesuffix("-syn") for c in results))
@@ -217,7 +218,7 @@ def _print_columns(
         print(
             f"{label:28s}" + "".join(f"{_cell(summaries[c].get(group)):>{width}}" for c in columns)
         )
-    rows = {
+    rows: dict[str, Callable[[str], str]] = {
         "no-answer recall": lambda c: _pct(no_answer_pr(results[c])[1]),
         "no-answer precision": lambda c: _pct(no_answer_pr(results[c])[0]),
         "false alarm (answerable)": lambda c: _pct(summaries[c]["false_alarm"]),
