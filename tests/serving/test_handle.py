@@ -51,6 +51,16 @@ def port_is_free(port: int) -> bool:
     return True
 
 
+def nothing_listens(port: int) -> bool:
+    """Whether a connection to the port is refused (a port a client was connected to may
+    still be in TIME_WAIT, so binding it can fail for a while; listening is what counts)."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
 def test_an_outside_client_lists_and_calls_notebook_tools(
     wb: Workbench, outside: type[Outside]
 ) -> None:

@@ -4,9 +4,12 @@ handshake-era session, and a 2026-07-28 client listening with ``subscriptions/li
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.serving.conftest import Outside
+from tests.serving.test_handle import nothing_listens
 from workbench.session import Workbench
 from workbench.tools.from_function import FunctionTool
 
@@ -44,6 +47,12 @@ def test_a_connected_client_hears_of_each_change(
     handle.allow_tools([])  # the served surface narrowed at run time
     assert client.ask("wait_changed 10") == {"changed": True}
     assert client.ask("list") == {"names": []}
+
+    # Stopping ends the streams the client holds open, instead of waiting them out.
+    started = time.perf_counter()
+    handle.stop()
+    assert time.perf_counter() - started < 1.5
+    assert nothing_listens(handle.port)
 
 
 def test_a_redefined_tool_is_served_as_redefined(wb: Workbench) -> None:

@@ -10,6 +10,7 @@ shows it masked and gives it whole only as ``handle.token``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import secrets
 import socket
@@ -206,6 +207,14 @@ class ServeHandle:
             await asyncio.sleep(0.01)
 
     async def _shutdown(self, timeout: float) -> None:
+        # End the streams clients hold open first (2026-07-28 listen streams, handshake-era
+        # sessions), or uvicorn waits for them until its graceful timeout.
+        self._server.announcer.listen.close()
+        manager = _session_manager(self._app)
+        for transport in list((getattr(manager, "_server_instances", None) or {}).values()):
+            with contextlib.suppress(Exception):  # one already gone
+                await transport.terminate()
+        await asyncio.sleep(0)  # let the listen handlers send their last frame
         self._uvicorn.should_exit = True
         if self._done is None:
             self._socket.close()
