@@ -250,9 +250,8 @@ class Workbench:
         return workspace.load(self)
 
     def serve(self, **options: Unpack[ServeOptions]) -> ServeHandle:
-        """Serve the notebook tools to outside MCP clients over streamable HTTP (loopback, a
-        bearer token, filters: ``workbench/serving/``); serving again stops the previous one.
-        Returns the handle (``url``, ``token``, ``clients``, ``stop()``), kept as ``served``."""
+        """Serve the notebook tools to outside MCP clients over streamable HTTP (see
+        ``workbench/serving/``); again stops the previous one. The handle is kept as ``served``."""
         from workbench.serving import serve
 
         self._check_open()
@@ -473,13 +472,15 @@ class Workbench:
         return [self.registry.get(f"{LOCAL_SERVER}.{name}") for name in names]
 
     def _notebook_definitions(self) -> dict[str, ToolDefinition[Any, Any]]:
-        found = [] if self._local is None else self._local.definitions()
-        return {definition.name: definition for definition in found}
+        return {d.name: d for d in ([] if self._local is None else self._local.definitions())}
 
-    async def _served_call(self, name: str, arguments: dict[str, Any]) -> Observation:
+    async def _served_call(
+        self, name: str, arguments: dict[str, Any],
+        progress: ProgressCallback | None, log: LogCallback | None,
+    ) -> Observation:  # fmt: skip
         """A call from an outside client of ``serve``: the one call path, recorded as such."""
         CALL_SOURCE.set(OUTSIDE)  # this request's context: every call in it is from outside
-        return await self._call(f"{LOCAL_SERVER}.{name}", arguments, None, None, None)
+        return await self._call(f"{LOCAL_SERVER}.{name}", arguments, None, progress, log)
 
     def _dispatch_log(self, record: LogRecord) -> None:
         self._logs.notify(record)

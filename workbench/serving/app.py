@@ -11,13 +11,15 @@ handshake-era sessions (tracked at initialize) and 2026-07-28 ``subscriptions/li
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hmac
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping, Sequence
 from typing import Any, cast
 
 import mcp_types
 from fastmcp import FastMCP
 from fastmcp.server.auth import AccessToken, TokenVerifier
+from fastmcp.server.dependencies import get_context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.server.providers import Provider
 from fastmcp.tools import Tool, ToolResult
@@ -26,18 +28,25 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
+from mcp_types import LoggingLevel
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import PrivateAttr, TypeAdapter
 
+from workbench.mcp.connection import LogRecord, ProgressCallback
 from workbench.mcp.local import DefinitionTool
+from workbench.mcp.quiet import quiet_logging_deprecation
 from workbench.serving.cursor import CursorError, Pages
 from workbench.serving.gateway import GatewayTool
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.schema import Observation
 
-CallFn = Callable[[str, dict[str, Any]], Awaitable[Observation]]
-"""Calls a notebook tool by name through the Workbench's call path."""
+CallFn = Callable[
+    [str, dict[str, Any], ProgressCallback | None, Callable[[LogRecord], object] | None],
+    Awaitable[Observation],
+]
+"""Calls a notebook tool by name through the Workbench's call path, with the call's
+progress and log callbacks (``Workbench.call``'s ``on_progress`` and ``on_log``)."""
 Definitions = Callable[[], Mapping[str, ToolDefinition[Any, Any]]]
 """The notebook's tools now, by name."""
 
@@ -65,7 +74,38 @@ class ServedTool(DefinitionTool):
         return made
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
-        return tool_result(await self._call(self.name, arguments))
+        reports: list[asyncio.Task[None]] = []
+        progress, log = _reporters(reports)
+        observation = await self._call(self.name, arguments, progress, log)
+        await asyncio.gather(*reports, return_exceptions=True)  # none after the result
+        return tool_result(observation)
+
+
+def _reporters(
+    reports: list[asyncio.Task[None]],
+) -> tuple[ProgressCallback | None, Callable[[LogRecord], object] | None]:
+    """The call's progress and log records sent on to the outside client as MCP progress
+    and log notifications. The Workbench calls them on the bridge loop, where this request
+    runs, but from the notebook server's tasks: each becomes a task in this request's own
+    context (its progress token, its session), awaited before the result goes out."""
+    try:
+        context = get_context()
+    except RuntimeError:  # no request (a direct call): nobody to tell
+        return None, None
+    quiet_logging_deprecation()
+    request = contextvars.copy_context()
+
+    def send(report: Coroutine[Any, Any, None]) -> None:
+        reports.append(request.run(asyncio.ensure_future, report))
+
+    def progress(done: float, total: float | None, message: str | None) -> None:
+        send(context.report_progress(done, total, message))
+
+    def log(record: LogRecord) -> None:
+        level = cast("LoggingLevel", record.level)
+        send(context.log(record.message, level=level, logger_name=record.logger))
+
+    return progress, log
 
 
 class NotebookProvider(Provider):
