@@ -7,8 +7,9 @@ from typing import Any
 
 import httpx
 import pytest
+from fastmcp import Client
 
-from tests.serving.conftest import Outside
+from tests.serving.conftest import Outside, with_client
 from workbench.display import HistoryTable
 from workbench.errors import ServeError, ServeWarning
 from workbench.session import Workbench
@@ -198,3 +199,15 @@ def test_an_unset_token_variable_is_refused(wb: Workbench) -> None:
     add_tools(wb)
     with pytest.raises(ServeError, match="NO_SUCH_SERVE_VARIABLE"):
         wb.serve(token="${env:NO_SUCH_SERVE_VARIABLE}")
+
+
+def test_serving_before_any_notebook_tool_serves_the_ones_defined_later(wb: Workbench) -> None:
+    handle = wb.serve()
+    assert handle.tools() == []
+
+    async def names(client: Client[Any]) -> list[str]:
+        return sorted(tool.name for tool in await client.list_tools())
+
+    assert with_client(handle.url, handle.token, names) == []
+    add_tools(wb)
+    assert with_client(handle.url, handle.token, names) == ["add", "shout"]
