@@ -44,17 +44,13 @@ APPLICABLE = [
     "tools-call-embedded-resource",
     "tools-call-mixed-content",
     "tools-call-error",
+    "tools-call-with-logging",
+    "tools-call-with-progress",
     "server-sse-multiple-streams",
     "dns-rebinding-protection",
 ]
 
-_NOT_FORWARDED = (
-    "a served call does not pass the tool's get_context() reports on to the outside caller "
-    "(Workbench._served_call calls with on_progress and on_log None)"
-)
 NOT_YET = {
-    "tools-call-with-logging": _NOT_FORWARDED,
-    "tools-call-with-progress": _NOT_FORWARDED,
     "json-schema-2020-12": (
         "FastMCP dereferences input schemas when it lists tools (dereference_schemas=True by "
         "default), so the served tool loses $defs; $schema and additionalProperties survive"
