@@ -211,3 +211,13 @@ def test_serving_before_any_notebook_tool_serves_the_ones_defined_later(wb: Work
     assert with_client(handle.url, handle.token, names) == []
     add_tools(wb)
     assert with_client(handle.url, handle.token, names) == ["add", "shout"]
+
+
+def test_a_wrapped_result_is_unwrapped_by_fastmcp_clients(wb: Workbench) -> None:
+    add_tools(wb)
+    handle = wb.serve()
+
+    async def data(client: Client[Any]) -> Any:
+        return (await client.call_tool("add", {"a": 2, "b": 3})).data
+
+    assert with_client(handle.url, handle.token, data) == 5

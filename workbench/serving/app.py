@@ -39,6 +39,7 @@ from workbench.serving.cursor import CursorError, Pages
 from workbench.serving.gateway import GatewayTool
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
+from workbench.tools.from_function import WRAP_MARKER
 from workbench.tools.schema import Observation
 
 CallFn = Callable[
@@ -53,11 +54,14 @@ Definitions = Callable[[], Mapping[str, ToolDefinition[Any, Any]]]
 _CONTENT: TypeAdapter[list[Any]] = TypeAdapter(list[mcp_types.ContentBlock])
 
 
-def tool_result(observation: Observation) -> ToolResult:
+def tool_result(observation: Observation, wrapped: bool = False) -> ToolResult:
+    """The Observation as FastMCP answers it; ``wrapped``: the structured content is the
+    ``{"result": ...}`` wrapper of a non-object result, which FastMCP clients unwrap."""
     return ToolResult(
         content=_CONTENT.validate_python(observation.to_llm_content()),
         structured_content=observation.structured_content,
         is_error=observation.is_error,
+        meta={"fastmcp": {"wrap_result": True}} if wrapped else None,
     )
 
 
@@ -78,7 +82,7 @@ class ServedTool(DefinitionTool):
         progress, log = _reporters(reports)
         observation = await self._call(self.name, arguments, progress, log)
         await asyncio.gather(*reports, return_exceptions=True)  # none after the result
-        return tool_result(observation)
+        return tool_result(observation, bool((self.output_schema or {}).get(WRAP_MARKER)))
 
 
 def _reporters(
