@@ -129,7 +129,8 @@ class ServeHandle:
 
     @property
     def running(self) -> bool:
-        return not self._stopped
+        """Whether it serves: not stopped, and the server task has not ended on its own."""
+        return not self._stopped and not (self._done is not None and self._done.is_set())
 
     @property
     def clients(self) -> int:
