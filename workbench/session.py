@@ -250,15 +250,15 @@ class Workbench:
         return workspace.load(self)
 
     def serve(self, **options: Unpack[ServeOptions]) -> ServeHandle:
-        """Serve the notebook tools to outside MCP clients over streamable HTTP (see
-        ``workbench/serving/``); again stops the previous one. The handle is kept as ``served``."""
+        """Serve the notebook tools (or connection ``server``'s) to outside MCP clients over
+        streamable HTTP (see ``workbench/serving/``); again stops the previous one once the
+        options are checked. The handle is kept as ``served``."""
         from workbench.serving import serve
 
         self._check_open()
-        if self.served is not None:
-            self.served.stop()
         self.served = serve(self._bridge, definitions=self._notebook_definitions,
-                            call=self._served_call, subscribe=self.registry.subscribe,
+                            call=self._served_call, registry=self.registry,
+                            check=self._manager.check, replacing=self.served,
                             proxy=lambda: self.proxy, **options)  # fmt: skip
         return self.served
 
@@ -475,12 +475,12 @@ class Workbench:
         return {d.name: d for d in ([] if self._local is None else self._local.definitions())}
 
     async def _served_call(
-        self, name: str, arguments: dict[str, Any],
+        self, tool_id: str, arguments: dict[str, Any],
         progress: ProgressCallback | None, log: LogCallback | None,
     ) -> Observation:  # fmt: skip
         """A call from an outside client of ``serve``: the one call path, recorded as such."""
         CALL_SOURCE.set(OUTSIDE)  # this request's context: every call in it is from outside
-        return await self._call(f"{LOCAL_SERVER}.{name}", arguments, None, progress, log)
+        return await self._call(tool_id, arguments, None, progress, log)
 
     def _dispatch_log(self, record: LogRecord) -> None:
         self._logs.notify(record)

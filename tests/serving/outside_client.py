@@ -6,6 +6,7 @@ It prints ``{"ready": true}`` once connected, then answers one JSON line per com
 from stdin:
 
 - ``list``: every tool name (``list_tools`` follows cursors);
+- ``describe``: every tool as listed (name, description, schemas, annotations), by name;
 - ``pages``: the size of each page and whether a cursor came with it, walking ``nextCursor``;
 - ``cursor TEXT``: ``tools/list`` with that cursor; the error code it got, if any;
 - ``call NAME JSON``: the result's error flag, text and structured content;
@@ -43,6 +44,9 @@ async def answer(client: Client[Any], changes: Changes, line: str) -> dict[str, 
     command, _, rest = line.strip().partition(" ")
     if command == "list":
         return {"names": [tool.name for tool in await client.list_tools()]}
+    if command == "describe":
+        listed = await client.list_tools()
+        return {tool.name: tool.model_dump(mode="json", by_alias=True) for tool in listed}
     if command == "pages":
         sizes, names, cursor = [], [], None
         while True:

@@ -1,9 +1,11 @@
-"""Serving the notebook's tools to outside MCP clients (``Workbench.serve``, ``%mcp serve``).
+"""Serving the notebook's tools (or one connection's) to outside MCP clients
+(``Workbench.serve``, ``%mcp serve``).
 
 - ``surface``: which tools are served (whitelist, blacklist, allow-list, ``enabled``);
 - ``cursor``: signed ``tools/list`` cursors;
 - ``app``: the served FastMCP server (tools through the Workbench's call path, bearer auth,
   ``tools/list_changed`` in both protocol eras);
+- ``relay``: one connection's tools served instead (``server=NAME``);
 - ``handle``: uvicorn on the bridge loop, and ``ServeHandle``;
 - ``clients``: ready-to-paste client configurations, the token a placeholder.
 """

@@ -35,6 +35,7 @@ from pydantic import PrivateAttr, TypeAdapter
 from workbench.mcp.connection import LogRecord, ProgressCallback
 from workbench.mcp.local import DefinitionTool
 from workbench.mcp.quiet import quiet_logging_deprecation
+from workbench.names import LOCAL_SERVER
 from workbench.serving.cursor import CursorError, Pages
 from workbench.serving.gateway import GatewayTool
 from workbench.serving.surface import Surface
@@ -46,8 +47,9 @@ CallFn = Callable[
     [str, dict[str, Any], ProgressCallback | None, Callable[[LogRecord], object] | None],
     Awaitable[Observation],
 ]
-"""Calls a notebook tool by name through the Workbench's call path, with the call's
-progress and log callbacks (``Workbench.call``'s ``on_progress`` and ``on_log``)."""
+"""Calls a tool by id (``server.tool``) through the Workbench's call path, recorded as from
+outside, with the call's progress and log callbacks (``Workbench.call``'s ``on_progress`` and
+``on_log``)."""
 Definitions = Callable[[], Mapping[str, ToolDefinition[Any, Any]]]
 """The notebook's tools now, by name."""
 
@@ -79,13 +81,14 @@ class ServedTool(DefinitionTool):
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
         reports: list[asyncio.Task[None]] = []
-        progress, log = _reporters(reports)
-        observation = await self._call(self.name, arguments, progress, log)
+        progress, log = reporters(reports)
+        tool_id = f"{LOCAL_SERVER}.{self.name}"
+        observation = await self._call(tool_id, arguments, progress, log)
         await asyncio.gather(*reports, return_exceptions=True)  # none after the result
         return tool_result(observation, bool((self.output_schema or {}).get(WRAP_MARKER)))
 
 
-def _reporters(
+def reporters(
     reports: list[asyncio.Task[None]],
 ) -> tuple[ProgressCallback | None, Callable[[LogRecord], object] | None]:
     """The call's progress and log records sent on to the outside client as MCP progress
@@ -230,7 +233,7 @@ class ServedServer(FastMCP[Any]):
         self,
         name: str,
         *,
-        provider: NotebookProvider,
+        provider: Provider,
         instructions: str | None,
         auth: TokenVerifier | None,
         page_size: int,

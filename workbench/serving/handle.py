@@ -1,4 +1,5 @@
-"""Serving the notebook's tools over streamable HTTP, and the handle that controls it.
+"""Serving the notebook's tools (or one connection's) over streamable HTTP, and the handle
+that controls it.
 
 The server is uvicorn serving the FastMCP app as a task on the bridge loop, never blocking
 the kernel. Safe by default: bound to 127.0.0.1 (another address needs ``allow_remote``), a
@@ -24,7 +25,8 @@ import uvicorn
 from workbench.config import expand
 from workbench.errors import ConfigError, ServeError, ServeWarning
 from workbench.mcp.bridge import Bridge
-from workbench.names import LOCAL_SERVER
+from workbench.names import LOCAL_SERVER, check_server_name
+from workbench.registry import Registry
 from workbench.registry.proxy import ToolProxy
 from workbench.secrets import MASK, is_template
 from workbench.serving.app import (
@@ -36,6 +38,7 @@ from workbench.serving.app import (
 )
 from workbench.serving.clients import client_configs
 from workbench.serving.gateway import ALSO, GATEWAY_MODES, ONLY, gateway_definitions
+from workbench.serving.relay import ServerProvider
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
 
@@ -70,6 +73,7 @@ class ServeOptions(TypedDict, total=False):
     page_size: int
     instructions: str | None
     gateway: bool | str | None
+    server: str | None
 
 
 class ServeHandle:
@@ -79,9 +83,9 @@ class ServeHandle:
         self,
         bridge: Bridge,
         server: ServedServer,
-        provider: NotebookProvider,
+        provider: NotebookProvider | ServerProvider,
         surface: Surface,
-        definitions: Definitions,
+        known: Callable[[], Iterable[str]],
         listening: socket.socket,
         token: str | None,
         token_shown: str | None,
@@ -90,7 +94,9 @@ class ServeHandle:
         self._server = server
         self._provider = provider
         self._surface = surface
-        self._definitions = definitions
+        self._known = known
+        self.server = provider.server if isinstance(provider, ServerProvider) else LOCAL_SERVER
+        """The server whose tools are served (``notebook``: the notebook's own tools)."""
         self._socket = listening
         self._token = token
         self.token_shown = token_shown
@@ -139,18 +145,19 @@ class ServeHandle:
 
     def tools(self) -> list[str]:
         """Names of the tools served now: the gateway's pair if served, then the notebook
-        tools the filters and their ``enabled`` let through."""
+        tools the filters and their ``enabled`` let through (or ``server``'s tools the
+        filters let through)."""
         return self._provider.names()
 
     def allow_tools(self, names: Iterable[str] | None) -> None:
         """Serve only ``names`` from now on (None: all the filters let through); connected
         clients are told the list changed."""
-        self._surface.allow(None if names is None else list(names), self._definitions())
+        self._surface.allow(None if names is None else list(names), self._known())
         self.announce()
 
     def announce(self) -> None:
         """Send ``notifications/tools/list_changed`` to connected clients (done for you on
-        every change of notebook tools and on ``allow_tools``)."""
+        every change of the served server's tools and on ``allow_tools``)."""
         if not self._stopped:
             self._bridge.submit(self._server.announcer.announce())
 
@@ -174,7 +181,10 @@ class ServeHandle:
     def __repr__(self) -> str:
         state = f"{self.clients} clients" if self.running else "stopped"
         auth = f"token {self.token_shown}" if self.token_shown else "no auth"
-        return f"<ServeHandle {self.url} ({auth}, {len(self.tools())} tools, {state})>"
+        tools = f"{len(self.tools())} tools" + (
+            "" if self.server == LOCAL_SERVER else f" of {self.server}"
+        )
+        return f"<ServeHandle {self.url} ({auth}, {tools}, {state})>"
 
     def _session_ids(self) -> list[str]:
         """The handshake-era sessions open now (the session manager's own table)."""
@@ -182,10 +192,10 @@ class ServeHandle:
         return list(getattr(manager, "_server_instances", None) or {})
 
     def _follow(self, subscribe: Callable[[Callable[[str], None]], Callable[[], None]]) -> None:
-        """Announce every change of the notebook server's tools in the registry."""
+        """Announce every change of the served server's tools in the registry."""
 
         def changed(server: str) -> None:
-            if server == LOCAL_SERVER:
+            if server == self.server:
                 self.announce()
 
         self._unsubscribe = subscribe(changed)
@@ -232,7 +242,9 @@ def serve(
     *,
     definitions: Definitions,
     call: CallFn,
-    subscribe: Callable[[Callable[[str], None]], Callable[[], None]],
+    registry: Registry,
+    check: Callable[[str], None],
+    replacing: ServeHandle | None = None,
     host: str = "127.0.0.1",
     port: int = 0,
     token: str | None = None,
@@ -244,8 +256,10 @@ def serve(
     instructions: str | None = None,
     gateway: bool | str | None = None,
     proxy: Callable[[], ToolProxy] | None = None,
+    server: str | None = None,
 ) -> ServeHandle:
-    """Start serving the notebook's tools; the handle controls it.
+    """Start serving the notebook's tools (or connection ``server``'s); the handle controls
+    it. ``replacing`` is stopped once the options are checked, before the port is bound.
 
     ``host`` (127.0.0.1; another than loopback needs ``allow_remote``), ``port`` (0: a free
     one), ``token`` (a random one by default; a ``${env:VAR}`` template is read from the
@@ -253,43 +267,58 @@ def serve(
     tools) then ``exclude`` (never these; it wins), ``page_size`` (tools per ``tools/list``
     page), ``instructions`` (sent to clients at initialize), ``gateway`` (``"also"`` or
     True: serve ``find_tools`` / ``call_tool`` over every connected server next to the
-    notebook tools; ``"only"``: the pair alone; ``proxy`` makes it).
+    notebook tools; ``"only"``: the pair alone; ``proxy`` makes it), ``server`` (serve that
+    connection's tools as the registry knows them, each call through ``call``; ``check``
+    raises UnknownServerError for a name neither connected nor in ``registry``; ``notebook``
+    is the default; not with ``gateway``, which already reaches every server).
     """
     if not is_loopback(host) and not allow_remote:
         raise ServeError(
             f"Serving on {host} lets other machines call the notebook's tools; pass "
             "allow_remote=True (--allow-remote) to mean it, or keep the default 127.0.0.1."
         )
+    relayed = _relayed(server, registry, check, gateway)
     secret, shown = _token(token, auth)
-    surface = Surface(expose, exclude)
-    surface.check(definitions())
     if isinstance(page_size, bool) or page_size < 1:
         raise ServeError(f"page_size must be a positive whole number, got {page_size!r}.")
     mode = ALSO if gateway is True else (gateway or None)
     if mode is not None and mode not in GATEWAY_MODES:
         raise ServeError(f"gateway is {ALSO!r} or {ONLY!r} (or True), not {gateway!r}.")
-    pair = None
-    if mode is not None:
-        if proxy is None:
-            raise ServeError("The gateway needs the Workbench's proxy.")
-        base = proxy()
-        if instructions is None:
-            instructions = GATEWAY_INSTRUCTIONS + (base.server_summary() or "(none connected yet)")
+    provider: NotebookProvider | ServerProvider
+    known: Callable[[], Iterable[str]] = definitions
+    if relayed is not None:
+        surface = Surface(expose, exclude, what=f"tool of {relayed}")
+        provider = ServerProvider(relayed, registry, surface, call)
+        known = provider.known
+    else:
+        surface = Surface(expose, exclude)
+        pair = None
+        if mode is not None:
+            if proxy is None:
+                raise ServeError("The gateway needs the Workbench's proxy.")
+            base = proxy()
+            if instructions is None:
+                summary = base.server_summary() or "(none connected yet)"
+                instructions = GATEWAY_INSTRUCTIONS + summary
 
-        def filtered() -> dict[str, ToolDefinition[Any, Any]]:
-            return {name: found for name, found in definitions().items() if surface.shows(found)}
+            def filtered() -> dict[str, ToolDefinition[Any, Any]]:
+                found = definitions()
+                return {name: found[name] for name in found if surface.shows(found[name])}
 
-        pair = gateway_definitions(base, filtered)
-    provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY)
-    server = ServedServer(
-        LOCAL_SERVER,
+            pair = gateway_definitions(base, filtered)
+        provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY)
+    surface.check(known())
+    served = ServedServer(
+        relayed or LOCAL_SERVER,
         provider=provider,
         instructions=instructions,
         auth=None if secret is None else BearerToken(secret),
         page_size=page_size,
     )
+    if replacing is not None:
+        replacing.stop()  # every option is checked: the new surface takes its place
     handle = ServeHandle(
-        bridge, server, provider, surface, definitions, _listen(host, port), secret, shown
+        bridge, served, provider, surface, known, _listen(host, port), secret, shown
     )
     bridge.submit(handle._serve())
     try:
@@ -297,8 +326,25 @@ def serve(
     except BaseException:
         handle.stop()
         raise
-    handle._follow(subscribe)
+    handle._follow(registry.subscribe)
     return handle
+
+
+def _relayed(
+    server: str | None, registry: Registry, check: Callable[[str], None], gateway: object
+) -> str | None:
+    """The connection whose tools are served, or None for the notebook's own tools; an
+    unknown name is an UnknownServerError (``check``), a bad one a ServerNameError."""
+    if server is None or check_server_name(server) == LOCAL_SERVER:
+        return None
+    if server not in registry.servers():
+        check(server)  # connected, failed or refused: its tools are served when it has some
+    if gateway:
+        raise ServeError(
+            f"server={server!r} and gateway do not combine: the gateway already reaches every "
+            "server's tools; serve one or the other."
+        )
+    return server
 
 
 def _token(token: str | None, auth: bool) -> tuple[str | None, str | None]:

@@ -20,19 +20,27 @@ from workbench.tools.definition import ToolDefinition
 class Surface:
     """The filters of one served surface; ``allow`` changes it while it is served."""
 
-    def __init__(self, expose: Iterable[str] | None = None, exclude: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        expose: Iterable[str] | None = None,
+        exclude: Iterable[str] = (),
+        *,
+        what: str = "notebook tool",
+    ) -> None:
         self.expose = None if expose is None else frozenset(expose)
         self.exclude = frozenset(exclude)
         self.allowed: frozenset[str] | None = None
+        self.what = what
+        """What the served tools are, in warnings (``notebook tool``, ``tool of demo``)."""
 
     def check(self, known: Iterable[str]) -> None:
-        """Warn (ServeWarning) about filter names that are no notebook tool; they are skipped."""
+        """Warn (ServeWarning) about filter names that are no served tool; they are skipped."""
         names = set(known)
         for option, given in (("expose", self.expose), ("exclude", self.exclude)):
             unknown = sorted(set(given or ()) - names)
             if unknown:
                 warnings.warn(
-                    f"{option}: no notebook tool named {', '.join(unknown)}; skipped.",
+                    f"{option}: no {self.what} named {', '.join(unknown)}; skipped.",
                     ServeWarning,
                     stacklevel=3,
                 )
@@ -46,7 +54,7 @@ class Surface:
         unknown = sorted(wanted - set(known))
         if unknown:
             warnings.warn(
-                f"allow_tools: no notebook tool named {', '.join(unknown)}; skipped.",
+                f"allow_tools: no {self.what} named {', '.join(unknown)}; skipped.",
                 ServeWarning,
                 stacklevel=3,
             )

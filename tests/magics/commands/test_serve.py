@@ -108,3 +108,28 @@ def test_no_auth_warns_and_a_remote_host_needs_the_flag(mcp: Mcp, state: KernelS
         _, captured = mcp("serve --no-auth")
     assert "No auth" in captured.stdout
     assert "Authorization" not in captured.stdout
+
+
+def test_serve_a_connection_through_the_workbench(mcp: Mcp, state: KernelState) -> None:
+    wb = state.workbench
+    assert "demo" in [info.name for info in wb.servers()]
+    with pytest.raises(UsageError, match="No server named 'nope'"):
+        mcp("serve --server nope")
+    with pytest.raises(UsageError, match="do not combine"):
+        mcp("serve --server demo --gateway")
+    _, captured = mcp("serve --server demo --expose add,get_time")
+    handle = wb.served
+    try:
+        assert handle is not None and handle.server == "demo"
+        assert f"Serving 2 tools of demo at {handle.url} (add, get_time)" in captured.stdout
+        assert with_client(handle.url, handle.token, names) == ["add", "get_time"]
+
+        async def add(client: Client[Any]) -> Any:
+            return (await client.call_tool("add", {"a": 2, "b": 3})).data
+
+        assert with_client(handle.url, handle.token, add) == 5
+        assert (wb.history[-1].tool_id, wb.history[-1].source) == ("demo.add", "outside")
+        table = bundles(mcp("servers")[1])[0]["text/plain"]
+        assert f"Serving 2 tools of demo at {handle.url}" in table
+    finally:
+        handle.stop()

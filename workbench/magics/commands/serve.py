@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.magics.arguments import argument, magic_arguments, parse_line
 from workbench.magics.parsing import fail, usage_errors
+from workbench.names import LOCAL_SERVER
 
 if TYPE_CHECKING:
     from workbench.kernel import KernelState
@@ -38,6 +39,11 @@ TOKEN_FROM = "workbench.current().served.token"
 @argument(
     "--gateway", nargs="?", const="also", choices=["also", "only"],
     help="Also serve find_tools / call_tool over every connected server (only: just them).",
+)  # fmt: skip
+@argument(
+    "--server", metavar="NAME", default=None,
+    help="Serve the tools of connection NAME through the workbench (default: notebook); "
+    "not with --gateway.",
 )  # fmt: skip
 @argument("--stop", action="store_true", help="Stop serving and close the port.")
 def serve(state: KernelState, line: str) -> Any:
@@ -68,6 +74,7 @@ def serve(state: KernelState, line: str) -> Any:
             page_size=args.page_size,
             instructions=_instructions(args.instructions),
             gateway=args.gateway,
+            server=args.server,
         )
     print(report(handle))
     return None
@@ -77,7 +84,7 @@ def report(handle: Any) -> str:
     """URL, tools, the token masked and where to copy it, and client configurations."""
     tools = handle.tools()
     lines = [
-        f"Serving {len(tools)} tool{'' if len(tools) == 1 else 's'} at {handle.url}"
+        f"Serving {len(tools)} tool{'' if len(tools) == 1 else 's'}{_of(handle)} at {handle.url}"
         + (f" ({', '.join(tools)})" if tools else ""),
     ]
     if handle.token_shown is None:
@@ -91,6 +98,12 @@ def report(handle: Any) -> str:
     for title, text in handle.client_configs().items():
         lines += ["", f"{title}:", text.rstrip()]
     return "\n".join(lines)
+
+
+def _of(handle: Any) -> str:
+    """`` of SERVER`` when a connection's tools are served, else nothing."""
+    server = getattr(handle, "server", LOCAL_SERVER)
+    return "" if server == LOCAL_SERVER else f" of {server}"
 
 
 def _names(given: list[str]) -> list[str]:

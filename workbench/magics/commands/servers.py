@@ -53,7 +53,7 @@ def _hints(workbench: Workbench) -> list[str]:
     if served is not None and served.running:
         tools, clients = len(served.tools()), served.clients
         hints.append(
-            f"Serving {tools} tool{'' if tools == 1 else 's'} at {served.url} to "
-            f"{clients} connected client{'' if clients == 1 else 's'} (%mcp serve --stop)."
+            f"Serving {tools} tool{'' if tools == 1 else 's'} of {served.server} at {served.url} "
+            f"to {clients} connected client{'' if clients == 1 else 's'} (%mcp serve --stop)."
         )
     return hints
