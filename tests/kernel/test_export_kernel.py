@@ -91,8 +91,8 @@ async def _from_script(path: Path) -> list[Any]:
         assert set(listed) == {"area", "later"}
         area = listed["area"]
         assert area.title == "Area of a shape"
-        assert area.annotations is not None and area.annotations.readOnlyHint is True
-        assert area.inputSchema["properties"]["size"]["description"] == "The radius or the side."
+        assert area.annotations is not None and area.annotations.read_only_hint is True
+        assert area.input_schema["properties"]["size"]["description"] == "The radius or the side."
         for name, arguments in CALLS:
             result = await c.call_tool(name, arguments, raise_on_error=False)
             blocks = [
