@@ -46,15 +46,12 @@ APPLICABLE = [
     "tools-call-error",
     "tools-call-with-logging",
     "tools-call-with-progress",
+    "json-schema-2020-12",
     "server-sse-multiple-streams",
     "dns-rebinding-protection",
 ]
 
 NOT_YET = {
-    "json-schema-2020-12": (
-        "FastMCP dereferences input schemas when it lists tools (dereference_schemas=True by "
-        "default), so the served tool loses $defs; $schema and additionalProperties survive"
-    ),
     "tools-call-sampling": "notebook tools cannot ask the caller to sample an LLM (no API)",
     "tools-call-elicitation": "notebook tools cannot ask the caller for input (no API)",
     "elicitation-sep1034-defaults": "notebook tools cannot ask the caller for input (no API)",

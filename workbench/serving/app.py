@@ -246,6 +246,9 @@ class ServedServer(FastMCP[Any]):
             auth=auth,
             providers=[provider],
             middleware=[self.announcer],
+            # Each tool's schema as written ($defs and $ref kept, JSON Schema 2020-12), not
+            # FastMCP's inlined copy: the conformance suite's json-schema-2020-12 checks it.
+            dereference_schemas=False,
         )
         self._mcp_server.add_request_handler(
             "subscriptions/listen",
