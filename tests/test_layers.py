@@ -22,6 +22,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.errors": set(),
     "workbench.names": {"workbench.errors"},
     "workbench.secrets": set(),
+    "workbench.json_pointer": set(),
     "workbench.listeners": {"workbench.errors"},
     "workbench.tools": {"workbench.errors"},
     "workbench.registry": {
@@ -36,6 +37,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # Workspace files as tool definitions; it serves them through a ToolHost (a Workbench).
     "workbench.workspace": {
         "workbench.errors",
+        "workbench.json_pointer",
         "workbench.tools",
         "workbench.events",
     },
@@ -90,6 +92,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # Views of a Workbench: they know its type, never MCP, the magics or the kernel.
     "workbench.widgets": {
         "workbench.errors",
+        "workbench.json_pointer",
         "workbench.tools",
         "workbench.registry",
         "workbench.history",

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote
+
+from workbench import json_pointer
 
 MAX_HOPS = 32
 """A ``$ref`` to a ``$ref`` to ... is followed this many times at most."""
@@ -24,23 +25,10 @@ class RefError(ValueError):
 
 def pointer(document: Any, ref: str) -> Any:
     """The value a local reference (``#/a/b``) names in ``document``."""
-    if not ref.startswith("#"):
-        raise RefError(f"$ref {ref!r} points outside the document (only '#/...' is read)")
-    path = ref[1:]
-    if not path:
-        return document
-    if not path.startswith("/"):
-        raise RefError(f"$ref {ref!r} is not a JSON pointer ('#/...')")
-    node = document
-    for raw in path[1:].split("/"):
-        part = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            raise RefError(f"$ref {ref!r} names nothing in the document")
-    return node
+    try:
+        return json_pointer.resolve(document, ref)
+    except LookupError as error:
+        raise RefError(str(error)) from None
 
 
 def follow(document: Any, value: Any) -> Any:
@@ -59,7 +47,7 @@ def follow(document: Any, value: Any) -> Any:
 
 def ref_name(ref: str) -> str:
     """The last part of a reference, as a ``$defs`` key: ``#/components/schemas/User`` -> User."""
-    last = unquote(ref.rstrip("/").rsplit("/", 1)[-1]).replace("~1", "/").replace("~0", "~")
+    last = json_pointer.unescape(ref.rstrip("/").rsplit("/", 1)[-1])
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", last).strip("_") or "schema"
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote
+
+from workbench import json_pointer
 
 MAX_REF_REPEAT = 2
 """How many times one ``$ref`` may be expanded on a single path before it becomes ``json``."""
@@ -63,16 +64,10 @@ def resolve(root: Any, schema: Any, refs: tuple[str, ...]) -> tuple[Any, tuple[s
 
 def _pointer(root: Any, ref: str) -> Any:
     """What a local JSON pointer (``#/$defs/Person``) points at."""
-    target = root
-    for part in ref[1:].lstrip("/").split("/") if ref not in ("#", "#/") else ():
-        key = unquote(part).replace("~1", "/").replace("~0", "~")
-        if isinstance(target, Mapping) and key in target:
-            target = target[key]
-        elif isinstance(target, list) and key.isdigit() and int(key) < len(target):
-            target = target[int(key)]
-        else:
-            raise Unusable(f"$ref {ref!r} points nowhere")
-    return target
+    try:
+        return json_pointer.resolve(root, ref)
+    except LookupError:
+        raise Unusable(f"$ref {ref!r} points nowhere") from None
 
 
 def merge_all_of(root: Any, schema: Mapping[str, Any]) -> Mapping[str, Any]:
