@@ -1,4 +1,5 @@
-"""Plumbing every test directory shares: measured timings listed in the terminal summary.
+"""Plumbing every test directory shares: a fresh Workbench (``wb``), and measured timings
+listed in the terminal summary.
 
 ``record_timing(label, seconds)`` files a timing under the test's directory ("kernel
 timings", "browser timings"), so latencies measured by slow tests show up in CI logs. They
@@ -7,13 +8,23 @@ are reported, never asserted: performance targets live in ``benchmarks/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from tests.shell import ip, mcp, snapshot, state
+from workbench.session import Workbench
 
 __all__ = ["ip", "mcp", "snapshot", "state"]  # the shell's fixtures, for every test module
+
+
+@pytest.fixture
+def wb() -> Iterator[Workbench]:
+    """A fresh Workbench, closed (with every server it started) after the test. A module
+    that wants more (say the demo connected) overrides it as ``def wb(wb): ...``."""
+    with Workbench() as workbench:
+        yield workbench
+
 
 _TIMINGS = pytest.StashKey[dict[str, list[tuple[str, float]]]]()
 

@@ -1,4 +1,5 @@
-"""Test helpers for processes: this process's children, and Python run in a fresh interpreter.
+"""Test helpers for processes: this process's children, Python run in a fresh interpreter,
+and whether a port a server used is free again.
 
 A fresh interpreter is how tests see what an import loads (``sys.modules`` starts empty) or
 how code behaves at exit and without a kernel. ``children`` reads /proc (psutil is no
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from typing import Any
@@ -68,3 +70,15 @@ def modules_after(code: str) -> set[str]:
     out = run_python(script).stdout
     names: list[str] = json.loads(out.strip().splitlines()[-1])
     return set(names)
+
+
+def port_is_free(port: int) -> bool:
+    """Whether nothing listens on 127.0.0.1:``port`` any more (a stopped server let it go)."""
+    probe = socket.socket()
+    try:
+        probe.bind(("127.0.0.1", port))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True

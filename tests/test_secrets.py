@@ -10,7 +10,6 @@ import logging
 import socket
 import sys
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,12 +32,6 @@ from workbench.tools.schema import ErrorKind
 
 SECRET = "S3CRET-7373"
 REFUSED = "http://127.0.0.1:1"  # nothing listens on port 1: connecting fails at once
-
-
-@pytest.fixture
-def wb() -> Iterator[Workbench]:
-    with Workbench() as workbench:
-        yield workbench
 
 
 def everything_shown(wb: Workbench) -> str:

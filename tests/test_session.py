@@ -12,7 +12,7 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,13 +34,6 @@ from workbench.session import Workbench
 from workbench.tools import ErrorKind
 
 DEMO_STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
-
-
-@pytest.fixture
-def wb() -> Iterator[Workbench]:
-    workbench = Workbench()
-    yield workbench
-    workbench.close()
 
 
 @pytest.fixture

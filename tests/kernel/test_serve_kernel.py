@@ -6,13 +6,14 @@ nothing hangs and no port stays open."""
 from __future__ import annotations
 
 import secrets
-import socket
 import time
 from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.kernel.conftest import KernelSession
+from tests.processes import port_is_free
 from tests.serving.conftest import Outside
 
 pytestmark = pytest.mark.kernel
@@ -47,18 +48,6 @@ def served(kernel_launcher: Callable[..., KernelSession]) -> Iterator[tuple[Kern
     [url] = [line.split()[1] for line in out.splitlines() if line.startswith("URL ")]
     yield kernel, url
     kernel.shutdown()
-
-
-def port_is_free(url: str) -> bool:
-    port = int(url.rsplit(":", 1)[1].split("/")[0])
-    probe = socket.socket()
-    try:
-        probe.bind(("127.0.0.1", port))
-    except OSError:
-        return False
-    finally:
-        probe.close()
-    return True
 
 
 def test_calls_from_outside_while_idle_busy_and_after_an_interrupt(
@@ -108,4 +97,4 @@ def test_stop_closes_the_port(served: tuple[KernelSession, str]) -> None:
     status, out, error = kernel.execute("%mcp serve --stop", timeout=30)
     assert status == "ok", error
     assert "Stopped serving" in out
-    assert port_is_free(url)
+    assert port_is_free(urlsplit(url).port or 0)

@@ -7,7 +7,6 @@ run against servers nobody here wrote, and a silent skip would hide that it did 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,10 +53,6 @@ def time_server() -> list[str]:
 
 
 @pytest.fixture
-def workbench() -> Iterator[Workbench]:
-    """A fresh Workbench, closed (with every server it started) after the test."""
-    wb = Workbench()
-    try:
-        yield wb
-    finally:
-        wb.close()
+def workbench(wb: Workbench) -> Workbench:
+    """The root conftest's fresh Workbench, by the name these tests use."""
+    return wb

@@ -6,7 +6,6 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,11 +15,9 @@ from workbench.tools import ErrorKind
 
 
 @pytest.fixture
-def wb() -> Iterator[Workbench]:
-    workbench = Workbench()
-    workbench.connect("demo")
-    yield workbench
-    workbench.close()
+def wb(wb: Workbench) -> Workbench:
+    wb.connect("demo")
+    return wb
 
 
 @pytest.mark.parametrize("timeout", [0, -1, float("nan"), "1", False])

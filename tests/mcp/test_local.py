@@ -6,18 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
-
-import pytest
 
 from workbench import Workbench, tool
 from workbench.tools.schema import ErrorKind
-
-
-@pytest.fixture
-def wb() -> Iterator[Workbench]:
-    with Workbench() as workbench:
-        yield workbench
 
 
 def test_f17_notebook_tools_never_run_on_the_bridge_thread(wb: Workbench) -> None:

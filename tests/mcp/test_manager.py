@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,6 @@ from workbench.errors import (
 )
 from workbench.mcp.demo import build_demo_server
 from workbench.session import Workbench
-
-
-@pytest.fixture
-def wb() -> Iterator[Workbench]:
-    workbench = Workbench()
-    yield workbench
-    workbench.close()
 
 
 def test_f7_a_failed_reconnect_keeps_the_working_connection(wb: Workbench) -> None:

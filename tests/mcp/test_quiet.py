@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import sys
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from fastmcp import FastMCP
@@ -17,13 +16,6 @@ from workbench.session import Workbench
 
 DEMO = f"exec {sys.executable} -m workbench.mcp.demo"
 BANNER_THEN_DEMO = f"echo 'Welcome, this banner is not JSON-RPC'; {DEMO}"
-
-
-@pytest.fixture
-def wb() -> Iterator[Workbench]:
-    workbench = Workbench()
-    yield workbench
-    workbench.close()
 
 
 def test_f20_sdk_tracebacks_never_reach_the_cell(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -41,10 +40,9 @@ async def acount(n: int = 3) -> str:
 
 
 @pytest.fixture
-def workbench() -> Iterator[Workbench]:
-    with Workbench() as wb:
-        wb.add_tools(count, acount)
-        yield wb
+def workbench(wb: Workbench) -> Workbench:
+    wb.add_tools(count, acount)
+    return wb
 
 
 class Reports:

@@ -18,8 +18,6 @@ from typing import Any, TypeVar
 import pytest
 from fastmcp import Client
 
-from workbench.session import Workbench
-
 SCRIPT = Path(__file__).with_name("outside_client.py")
 T = TypeVar("T")
 
@@ -80,12 +78,6 @@ def outside() -> Iterator[type[Outside]]:
     yield Tracked
     for client in started:
         client.close()
-
-
-@pytest.fixture
-def wb() -> Iterator[Workbench]:
-    with Workbench() as workbench:
-        yield workbench
 
 
 def with_client(

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from fastmcp import Client
 
+from tests.processes import port_is_free
 from tests.serving.conftest import Outside, with_client
 from workbench.display import HistoryTable
 from workbench.errors import ServeError, ServeWarning
@@ -39,17 +40,6 @@ def call_body(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         "method": "tools/call",
         "params": {"name": name, "arguments": arguments},
     }
-
-
-def port_is_free(port: int) -> bool:
-    probe = socket.socket()
-    try:
-        probe.bind(("127.0.0.1", port))
-    except OSError:
-        return False
-    finally:
-        probe.close()
-    return True
 
 
 def nothing_listens(port: int) -> bool:

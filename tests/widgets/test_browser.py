@@ -22,11 +22,9 @@ from workbench.widgets.call_panel import CallRun
 
 
 @pytest.fixture
-def wb() -> Iterator[Workbench]:
-    workbench = Workbench()
-    workbench.connect("demo")
-    yield workbench
-    workbench.close()
+def wb(wb: Workbench) -> Workbench:
+    wb.connect("demo")
+    return wb
 
 
 @pytest.fixture

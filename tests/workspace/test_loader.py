@@ -4,7 +4,6 @@ called through the one call path."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,6 @@ def {name}(text: str) -> str:
     """Echo a text."""
     return text
 '''
-
-
-@pytest.fixture
-def wb() -> Iterator[Workbench]:
-    workbench = Workbench()
-    yield workbench
-    workbench.close()
 
 
 @pytest.fixture
