@@ -38,6 +38,8 @@ TOOLS = {
     "create_event",
     "list_events",
     "get_time",
+    "book_table",
+    "summarize",
 }
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 EVENT: dict[str, Any] = {

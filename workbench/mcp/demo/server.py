@@ -1,9 +1,11 @@
-"""``build_demo_server``: the demo's tools on one FastMCP server, with titles, tags and hints."""
+"""``build_demo_server``: the demo's tools, resources and prompt on one FastMCP server."""
 
 from fastmcp import FastMCP
 
 from workbench.__about__ import __version__
+from workbench.mcp.demo.asking import add_asking_tools
 from workbench.mcp.demo.calendar import add_calendar_tools
+from workbench.mcp.demo.features import add_features
 from workbench.mcp.demo.tools import (
     add,
     draw_chart,
@@ -21,7 +23,11 @@ INSTRUCTIONS = (
     "A demo server built into the workbench for learning MCP offline. Each tool shows one "
     "feature: add (plain result), text_stats (structured output), draw_chart (image), "
     "slow_count (progress and cancellation), log_demo (log messages), fail (an error result), "
-    "create_event / list_events (nested arguments and a little state), get_time (the clock). "
+    "create_event / list_events (nested arguments and a little state), get_time (the clock), "
+    "book_table (elicitation: asks you for details) and summarize (sampling: asks your "
+    "client's model). Beyond tools: the resources demo://guide (markdown, start here) and "
+    "demo://chart.png (a PNG blob), the resource template demo://numbers/{n} (JSON), and the "
+    "prompt explain_tool; the template's and the prompt's arguments have completion. "
     "Nothing here reaches the network; the calendar lives in memory and vanishes with the server."
 )
 
@@ -43,4 +49,6 @@ def build_demo_server() -> FastMCP:
         server, get_time, title="Current time", tags={"time"}, annotations=hints(idempotent=False)
     )
     add_calendar_tools(server)
+    add_asking_tools(server)
+    add_features(server)
     return server
