@@ -31,6 +31,8 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.listeners",
         "workbench.tools",
     },
+    # What servers offer besides tools, and what the client answers: plain data.
+    "workbench.features": {"workbench.errors", "workbench.tools"},
     "workbench.history": {"workbench.errors", "workbench.listeners", "workbench.tools"},
     # The kernel's event log: plain data and its followers.
     "workbench.events": {"workbench.errors", "workbench.listeners"},
@@ -43,6 +45,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     },
     "workbench.display": {
         "workbench.errors",
+        "workbench.features",
         "workbench.names",
         "workbench.secrets",
         "workbench.tools",
@@ -52,6 +55,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.mcp": {
         "workbench.__about__",
         "workbench.errors",
+        "workbench.features",
         "workbench.names",
         "workbench.secrets",
         "workbench.listeners",
@@ -75,6 +79,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # The one facade. It opens a browser (``Workbench.browse``), hence the widgets.
     "workbench.session": {
         "workbench.errors",
+        "workbench.features",
         "workbench.names",
         "workbench.secrets",
         "workbench.listeners",
@@ -92,6 +97,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # Views of a Workbench: they know its type, never MCP, the magics or the kernel.
     "workbench.widgets": {
         "workbench.errors",
+        "workbench.features",
         "workbench.json_pointer",
         "workbench.tools",
         "workbench.registry",
@@ -102,6 +108,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.kernel": {"workbench.errors", "workbench.session", "workbench.widgets"},
     "workbench.magics": {
         "workbench.errors",
+        "workbench.features",
         "workbench.names",
         "workbench.secrets",
         "workbench.tools",
@@ -121,6 +128,7 @@ TOP = "workbench"
 MUST_NOT_IMPORT: dict[str, set[str]] = {
     "workbench.tools": {"IPython", "ipywidgets", "anywidget", "fastmcp", "rich", "asyncio"},
     "workbench.registry": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
+    "workbench.features": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
     "workbench.history": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
     "workbench.events": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio", "pydantic"},
     "workbench.workspace": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},

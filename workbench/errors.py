@@ -63,6 +63,11 @@ class InvalidArgumentsError(WorkbenchError):
         super().__init__(f"Invalid arguments for {tool}: {listed}")
 
 
+class RequestFailedError(WorkbenchError):
+    """A request to a server other than a tool call (listing resources, reading a prompt,
+    a completion, a ping) failed; the message says which server and why."""
+
+
 class FormError(WorkbenchError):
     """A form value cannot become arguments at all (``abc`` in a number field, bad JSON);
     ``path`` names the field as the form does (``people[0].name``)."""
@@ -124,6 +129,11 @@ class ExportError(WorkbenchError):
 
 class ConnectionWarning(WorkbenchWarning):
     """A server of a config file failed to connect while the others went on."""
+
+
+class UnansweredRequestWarning(WorkbenchWarning):
+    """A server asked for input or a completion and nobody was there to answer (a script
+    with no handler set): it was declined."""
 
 
 class ListenerWarning(WorkbenchWarning):

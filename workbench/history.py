@@ -50,6 +50,9 @@ class ToolCall:
     """Whether the Observation is a summary: the whole one went over the history's budget."""
     source: str = KERNEL
     """``kernel``, or ``outside`` for a call from a client of the served notebook."""
+    kind: str = "tool"
+    """``tool`` (``tool_id`` is ``server.tool``) or ``resource`` (a read: ``tool_id`` is the
+    URI, ``arguments`` the template's values)."""
 
     @property
     def status(self) -> str:
@@ -71,6 +74,7 @@ class ToolCall:
             "arguments": self.arguments,
             "status": self.status,
             "source": self.source,
+            "kind": self.kind,
             "started_at": self.started_at.isoformat(),
             "duration": self.duration,
             "observation": self.observation.model_dump(mode="json", by_alias=True),
@@ -110,11 +114,23 @@ class History:
         return self._held
 
     def record(
-        self, tool_id: str, server: str, arguments: dict[str, Any], observation: Observation
+        self,
+        tool_id: str,
+        server: str,
+        arguments: dict[str, Any],
+        observation: Observation,
+        *,
+        kind: str = "tool",
     ) -> ToolCall:
         with self._lock:
             call = ToolCall(
-                next(self._ids), tool_id, server, arguments, observation, source=CALL_SOURCE.get()
+                next(self._ids),
+                tool_id,
+                server,
+                arguments,
+                observation,
+                source=CALL_SOURCE.get(),
+                kind=kind,
             )
             self._calls.append(call)
             self._sizes[call.id] = size = content_size(observation)

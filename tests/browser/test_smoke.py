@@ -32,7 +32,7 @@ def test_quickstart_runs_in_the_browser(lab: LabPage, ui: str) -> None:
     assert "Error · invalid_arguments" in shown and "txt: unexpected argument" in shown
     assert "input_schema" in shown  # the Anthropic export
     # The second half: the magics, rendered as HTML.
-    assert "9 tools" in shown and "demo.slow_count" in shown  # %mcp connect demo
+    assert "11 tools" in shown and "demo.slow_count" in shown  # %mcp connect demo
     assert "connected" in shown  # %mcp servers
     assert re.search(r"1\s+demo\.draw_chart", shown)  # %mcp search, best hit first
     assert "{'result': 5.0}" in shown  # _ after %mcp call demo.add

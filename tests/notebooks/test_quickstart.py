@@ -31,7 +31,7 @@ def test_quickstart_runs_and_shows_observations() -> None:
     assert "txt: unexpected argument" in shown
     assert "input_schema" in shown  # the Anthropic export
     # The second half: the magics.
-    assert "demo.slow_count" in shown and "9 tools" in shown  # %mcp connect demo
+    assert "demo.slow_count" in shown and "11 tools" in shown  # %mcp connect demo
     assert "connected" in shown  # %mcp servers
     assert "1   demo.draw_chart" in shown  # %mcp search, best hit first
     assert "{'result': 5.0}" in shown  # _ after %mcp call demo.add

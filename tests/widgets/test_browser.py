@@ -173,7 +173,7 @@ def test_it_follows_new_tools_redefinitions_and_removals(
 
     wb.add_tools(tool(shout), owner="cell-1")
     assert [row["id"] for row in browser.tool_list.answer["rows"]] == ["notebook.shout"]
-    assert "notebook" in browser.tool_list.servers and "10 tools" in browser.header.value
+    assert "notebook" in browser.tool_list.servers and "12 tools" in browser.header.value
     browser.open("notebook.shout", {"text": "hi"})
 
     def shout_loudly(text: str, times: int = 2) -> str:

@@ -11,22 +11,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from workbench.__about__ import __version__
-from workbench.errors import ConnectionFailedError
+from workbench.errors import ConnectionFailedError, RequestFailedError
 from workbench.listeners import warn_raised
+from workbench.mcp.answers import CallAnswers, ClientAnswers, ServerAnswerer
 from workbench.mcp.failures import (
     explain_call_failure,
     explain_connect_failure,
     innermost,
     is_stale_session,
 )
-from workbench.mcp.quiet import working_for
+from workbench.mcp.quiet import quiet_handshake_era_requests, working_for
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
 from workbench.mcp.warm_up import warm_up_result_validation
@@ -36,6 +37,17 @@ from workbench.tools.schema import ErrorKind, Observation
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ServerChange:
+    """Something a server announced: ``resources`` or ``prompts`` (its list changed) or
+    ``resource`` (the resource at ``uri`` was updated)."""
+
+    server: str
+    what: str
+    uri: str | None = None
 
 
 class Status(str, Enum):
@@ -76,6 +88,8 @@ class Connection:
         on_tools: Callable[[str, list[Any]], object],
         on_log: Callable[[LogRecord], None],
         log_level: str = "info",
+        answers: ClientAnswers | None = None,
+        on_change: Callable[[ServerChange], object] | None = None,
     ) -> None:
         self.spec = spec
         self.status = Status.DISCONNECTED
@@ -92,6 +106,11 @@ class Connection:
         # call can tell whether it was refused after it started.
         self._refusal: tuple[int, str] | None = None
         self._reopening = asyncio.Lock()  # concurrent calls that find it dead reopen it once
+        self._answers = answers
+        self._on_change = on_change
+        # The calls running now, newest last: a server's question during a call is answered
+        # for (and shown in the cell of) the newest one.
+        self._running: list[CallAnswers] = []
 
     @property
     def name(self) -> str:
@@ -108,6 +127,7 @@ class Connection:
         warm_up_result_validation()
         # What the SDK, FastMCP and httpx log about this server stays out of the cell.
         working_for(self.name)
+        quiet_handshake_era_requests()
         try:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self.spec.connect_timeout)
@@ -145,6 +165,7 @@ class Connection:
         *,
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
+        answers: CallAnswers | None = None,
     ) -> Observation:
         """Call a tool; every failure becomes an error Observation.
 
@@ -157,6 +178,20 @@ class Connection:
         # What the libraries log during the call (an in-process server's tool errors) is
         # this server's, not the unnamed buffer's.
         working_for(self.name)
+        running = answers or CallAnswers.here(tool)
+        self._running.append(running)
+        try:
+            return await self._call(tool, arguments, timeout, on_progress)
+        finally:
+            self._running.remove(running)
+
+    async def _call(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        timeout: float | None,
+        on_progress: ProgressCallback | None,
+    ) -> Observation:
         bad_timeout = timeout_problem(timeout)
         if bad_timeout is not None:
             message = f"Invalid arguments for {self.name}.{tool}: timeout: {bad_timeout}"
@@ -195,6 +230,46 @@ class Connection:
         if observation.is_error:
             update |= {"error_kind": ErrorKind.TOOL_ERROR, "error_message": observation.text}
         return observation.model_copy(update=update)
+
+    async def request(
+        self, what: str, send: Callable[[Any], Awaitable[T]], timeout: float | None = None
+    ) -> T:
+        """Send a request other than a tool call (``send(client)``); a connection found dead
+        is reopened first. Every failure is a RequestFailedError saying what and why."""
+        working_for(self.name)
+        if self.status is not Status.CONNECTED or self._found_dead():
+            try:
+                await self._reopen(self._client)
+            except ConnectionFailedError as error:
+                raise RequestFailedError(str(error)) from None
+        limit = timeout if timeout is not None else self.spec.call_timeout
+        try:
+            return await asyncio.wait_for(send(self._client), limit)
+        except (TimeoutError, asyncio.TimeoutError):
+            raise RequestFailedError(
+                f"{self.name!r} did not answer {what} within {limit:g} s."
+            ) from None
+        except Exception as error:
+            kind, _ = explain_call_failure(self.name, what, error, limit)
+            if kind is ErrorKind.CONNECTION:
+                self.status = Status.DISCONNECTED
+                self.last_error = f"lost connection: {innermost(error)}"
+                raise RequestFailedError(
+                    f"The connection to {self.name!r} was lost during {what} "
+                    f"({innermost(error)}). The next request reconnects."
+                ) from None
+            raise RequestFailedError(
+                f"{what} on {self.name!r} failed: {innermost(error)}"
+            ) from None
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        """What the server said it can do at the handshake (``resources``, ``prompts``,
+        ``completions``, ``logging``...), as plain JSON; empty when unknown."""
+        capabilities = getattr(self._client, "server_capabilities", None) if self._client else None
+        if capabilities is None:
+            return {}
+        return dict(capabilities.model_dump(mode="json", by_alias=True, exclude_none=True))
 
     # -- internals ------------------------------------------------------------------------
 
@@ -258,16 +333,35 @@ class Connection:
             async def on_tool_list_changed(self, message: Any) -> None:
                 await connection.refresh_tools()
 
+            async def on_resource_list_changed(self, message: Any) -> None:
+                connection._announce(ServerChange(connection.name, "resources"))
+
+            async def on_prompt_list_changed(self, message: Any) -> None:
+                connection._announce(ServerChange(connection.name, "prompts"))
+
+            async def on_resource_updated(self, message: Any) -> None:
+                uri = str(message.params.uri)
+                connection._announce(ServerChange(connection.name, "resource", uri))
+
         transport, self.stderr_log = make_transport(
             self.spec, on_http_status=self._note_status, on_http_refusal=self._note_refusal
         )
+        answering: dict[str, Any] = {}
+        if self._answers is not None:
+            newest = lambda: self._running[-1] if self._running else None  # noqa: E731
+            answering = ServerAnswerer(self.name, self._answers, newest).client_options()
         return Client(
             transport,
             client_info=mcp.types.Implementation(name="workbench", version=__version__),
             log_handler=self._handle_log,
             message_handler=Handler(),
             init_timeout=self.spec.connect_timeout,
+            **answering,
         )
+
+    def _announce(self, change: ServerChange) -> None:
+        if self._on_change is not None:
+            self._on_change(change)
 
     def _note_status(self, status: int) -> None:
         """Keep the last failed HTTP status: the SDK's error no longer carries it."""

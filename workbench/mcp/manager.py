@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 
 from workbench.errors import UnknownServerError
 from workbench.mcp import quiet
-from workbench.mcp.connection import Connection, LogRecord, Status
+from workbench.mcp.answers import ClientAnswers
+from workbench.mcp.connection import Connection, LogRecord, ServerChange, Status
 from workbench.mcp.quiet import LibraryRecord
 from workbench.mcp.spec import ServerSpec
 from workbench.names import check_server_name
@@ -33,16 +34,26 @@ class ServerInfo:
     tool_count: int
     last_error: str | None
     instructions: str | None
+    ping: float | None = None
+    """Seconds a ping took, when asked for (``Workbench.servers(ping=True)``)."""
 
 
 class ConnectionManager:
     """Owns the Connection objects by name; each server's tools mirror into the registry."""
 
     def __init__(
-        self, registry: Registry, on_log: Callable[[LogRecord], None], log_level: str = "info"
+        self,
+        registry: Registry,
+        on_log: Callable[[LogRecord], None],
+        log_level: str = "info",
+        *,
+        answers: ClientAnswers | None = None,
+        on_change: Callable[[ServerChange], object] | None = None,
     ) -> None:
         self.registry = registry
         self._on_log = on_log
+        self._answers = answers
+        self._on_change = on_change
         self._log_level = log_level
         self._connections: dict[str, Connection] = {}
         # Servers whose settings were refused before anything started (a wrong mcp.json
@@ -125,7 +136,12 @@ class ConnectionManager:
         self._refused.pop(spec.name, None)
         old = self._connections.get(spec.name)
         connection = Connection(
-            spec, on_tools=self.registry.set_tools, on_log=self._on_log, log_level=self._log_level
+            spec,
+            on_tools=self.registry.set_tools,
+            on_log=self._on_log,
+            log_level=self._log_level,
+            answers=self._answers,
+            on_change=self._on_change,
         )
         if old is None:
             self._connections[spec.name] = connection

@@ -137,3 +137,18 @@ class _Router(logging.Handler):
                 handler.handle(record)
         if self.propagate:
             logging.getLogger().handle(record)
+
+
+def quiet_handshake_era_requests() -> None:
+    """Silence the SDK's warnings that subscriptions, roots and log levels leave the newest
+    protocol: servers on the handshake-era protocols (most servers today) still take them,
+    and the workbench sends them only to servers that advertised them."""
+    from mcp import MCPDeprecationWarning
+
+    for message in (
+        "resources/subscribe is removed",
+        "resources/unsubscribe is removed",
+        "The roots capability is deprecated",
+        "The logging capability is deprecated",
+    ):
+        warnings.filterwarnings("ignore", message=message, category=MCPDeprecationWarning)

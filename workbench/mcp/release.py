@@ -6,10 +6,12 @@ from __future__ import annotations
 import atexit
 import weakref
 from collections.abc import Callable
+from typing import TypeVar
 
 from workbench.mcp.bridge import Bridge
-from workbench.mcp.connection import LogRecord
 from workbench.mcp.manager import ConnectionManager
+
+V = TypeVar("V")
 
 
 class Release:
@@ -47,12 +49,12 @@ class Release:
             bridge.close()
 
 
-def weakly(method: Callable[[LogRecord], None]) -> Callable[[LogRecord], None]:
+def weakly(method: Callable[[V], None]) -> Callable[[V], None]:
     """``method`` without keeping its object alive: the bridge's tasks hold what the
     connections hold, and a bound method there would keep its Workbench forever."""
     ref = weakref.WeakMethod(method)
 
-    def call(record: LogRecord) -> None:
+    def call(record: V) -> None:
         target = ref()
         if target is not None:
             target(record)

@@ -24,7 +24,7 @@ def test_connect_demo_shows_its_tools(mcp: Callable[[str], Any]) -> None:
     [bundle] = bundles(captured)
     assert {"text/plain", "text/html"} <= set(bundle)
     assert "demo.add" in bundle["text/plain"] and "demo.slow_count" in bundle["text/html"]
-    assert bundle["text/plain"].startswith("9 tools")
+    assert bundle["text/plain"].startswith("11 tools")
 
 
 def test_stdio_command_after_double_dash(mcp: Callable[[str], Any], state: KernelState) -> None:

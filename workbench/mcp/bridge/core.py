@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from workbench.errors import BridgeError
+from workbench.mcp.bridge.inbox import MainInbox, await_inbox
 from workbench.mcp.bridge.jobs import Job
 from workbench.mcp.bridge.loops import BridgeLoop, Host
 from workbench.mcp.bridge.waiting import (
@@ -51,6 +52,7 @@ class Bridge:
         self._close_deadline: float | None = None
         self._jobs: set[Job[Any]] = set()
         self._host = Host()
+        self._inbox = MainInbox()
         self._host.learn()  # made in a cell: the kernel's loop is running
         # Registered now, not at first use: atexit runs hooks last-in first-out, so cleanup
         # that still needs the bridge (closing clients) must be registered after creating it.
@@ -104,6 +106,23 @@ class Bridge:
             if target is not None and target.job is not None:
                 target.job.cancel()
             raise
+        finally:
+            if not self._host.blocked:
+                self._inbox.cancel_pending()
+
+    def main_thread_blocked(self) -> bool:
+        """Whether the main thread is blocked in :meth:`run` (a sync call in a cell): then it
+        can neither show a widget nor take a click, only run what :meth:`run_in_main_thread`
+        posts."""
+        return self._host.blocked > 0
+
+    async def run_in_main_thread(self, fn: Callable[[], T], timeout: float) -> T:
+        """On the bridge loop: have the main thread, blocked in :meth:`run`, run ``fn``
+        between its wait slices (``input()`` asking a server's question), and return its
+        result. TimeoutError when it did not within ``timeout`` s or stopped waiting first."""
+        if not self.main_thread_blocked():
+            raise TimeoutError
+        return await await_inbox(self._inbox.post(fn), timeout)
 
     async def arun(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         """Await ``coro`` on the bridge from another loop without blocking that loop.
@@ -227,7 +246,10 @@ class Bridge:
 
     def _wait(self, job: Job[T], timeout: float | None) -> T:
         deadline = None if timeout is None else time.monotonic() + timeout
+        main = threading.current_thread() is threading.main_thread()
         while not job.done.is_set():
+            if main:
+                self._inbox.run_pending()
             if deadline is None:
                 job.done.wait(WAIT_SLICE)
                 continue

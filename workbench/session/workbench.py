@@ -26,20 +26,21 @@ from workbench.errors import (
     InvalidArgumentsError,
     ToolNotFoundError,
     WorkbenchClosedError,
-    WorkbenchError,
 )
 from workbench.events import EventLog
 from workbench.history import CALL_SOURCE, OUTSIDE, History
 from workbench.listeners import Listeners
+from workbench.mcp.answers import ClientAnswers
 from workbench.mcp.bridge import Bridge
-from workbench.mcp.connection import LOG_LEVELS, LogRecord, ProgressCallback
+from workbench.mcp.connection import LogRecord, ProgressCallback, ServerChange
 from workbench.mcp.manager import ConnectionManager, ServerInfo
-from workbench.mcp.quiet import LibraryRecord
 from workbench.mcp.release import Release, weakly
 from workbench.mcp.spec import ServerSpec, server_spec
 from workbench.names import LOCAL_SERVER
 from workbench.registry import Registry, ToolEntry, call_input
 from workbench.registry.proxy import ToolProxy
+from workbench.session.logs import LogCallback, ServerLogs
+from workbench.session.offerings import Offerings
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import tool as make_tool
 from workbench.tools.schema import ErrorKind, Observation
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
     from workbench.workspace import Workspace, WorkspaceReport
 
 T = TypeVar("T")
-LogCallback = Callable[[LogRecord], object]
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class ToolChange:
     removed: list[str]
 
 
-class Workbench:
+class Workbench(ServerLogs, Offerings):
     """Connections to MCP servers, every tool in one registry, and a history of calls."""
 
     def __init__(self, *, log_level: str = "info") -> None:
@@ -76,8 +76,16 @@ class Workbench:
         self._logs: Listeners[LogRecord] = Listeners("server logs")
         self._call_logs: dict[str, Listeners[LogRecord]] = {}
         self._bridge = Bridge()
+        self._answers = ClientAnswers(self._bridge)
+        self._changes: Listeners[ServerChange] = Listeners("server changes")
         # Connections live on the bridge thread: they reach the Workbench only weakly.
-        self._manager = ConnectionManager(self.registry, weakly(self._dispatch_log), log_level)
+        self._manager = ConnectionManager(
+            self.registry,
+            weakly(self._dispatch_log),
+            log_level,
+            answers=self._answers,
+            on_change=weakly(self._changes.notify),
+        )
         self._local: LocalServer | None = None
         self.served: ServeHandle | None = None  # what serve() serves now
         self._closed = False
@@ -85,19 +93,6 @@ class Workbench:
         # this Workbench any more (a re-run `wb = Workbench()` cell), whichever comes first.
         self._release = weakref.finalize(self, Release(self._bridge, self._manager))
         self._release.atexit = False  # Release registers its own hook, after the bridge's
-
-    @property
-    def log_level(self) -> str:
-        """The lowest level of server log messages passed to log listeners."""
-        return self._manager.log_level
-
-    @log_level.setter
-    def log_level(self, level: str) -> None:
-        if level not in LOG_LEVELS:
-            raise WorkbenchError(
-                f"Unknown log level {level!r}; use one of {', '.join(LOG_LEVELS)}."
-            )
-        self._manager.log_level = level
 
     # -- connections ----------------------------------------------------------------------
 
@@ -185,18 +180,12 @@ class Workbench:
             raise ConfigError(reasons[name])
         return self._run(self._manager.open(specs[0]))
 
-    def servers(self) -> list[ServerInfo]:
+    def servers(self, *, ping: bool = False) -> list[ServerInfo]:
         """Every connection: name, transport, status, tool count and last error; and each
-        server of a config file whose entry was refused, as failed."""
+        server of a config file whose entry was refused, as failed. ``ping`` also times a
+        round trip to each connected server (in parallel)."""
         self._check_open()
-        return self._manager.info()
-
-    def server_log(self, name: str) -> list[LibraryRecord]:
-        """What the MCP SDK, FastMCP and httpx logged about server ``name`` (oldest first,
-        the last 200 records, secrets masked): the lines they would have printed in cells,
-        such as a stdio server's stdout that is not JSON-RPC."""
-        self._check_open()
-        return self._manager.library_log(name)
+        return self._run(self._pinged()) if ping else self._manager.info()
 
     # -- notebook tools -------------------------------------------------------------------
 
@@ -324,12 +313,6 @@ class Workbench:
         """
         self._check_open()
         return self._bridge.submit(self._call(tool_id, arguments, timeout, on_progress, on_log))
-
-    def subscribe_logs(self, listener: LogCallback) -> Callable[[], None]:
-        """Follow every server's log records (at ``log_level`` and above), on the bridge
-        thread; returns the function that stops following. For one call's records, give
-        ``on_log`` to ``call`` instead."""
-        return self._logs.subscribe(listener)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -481,20 +464,3 @@ class Workbench:
         """A call from an outside client of ``serve``: the one call path, recorded as such."""
         CALL_SOURCE.set(OUTSIDE)  # this request's context: every call in it is from outside
         return await self._call(tool_id, arguments, None, progress, log)
-
-    def _dispatch_log(self, record: LogRecord) -> None:
-        self._logs.notify(record)
-        per_call = self._call_logs.get(record.server)
-        if per_call is not None:
-            per_call.notify(record)
-
-    def _follow_call_logs(self, server: str, on_log: LogCallback | None) -> Callable[[], None]:
-        """Pass ``server``'s log records to ``on_log`` until the returned function is called."""
-        if on_log is None:
-            return _nothing
-        listeners = self._call_logs.setdefault(server, Listeners(f"{server}'s call logs"))
-        return listeners.subscribe(on_log)
-
-
-def _nothing() -> None:
-    """Stops following nothing (a call without ``on_log``)."""

@@ -1,0 +1,77 @@
+"""Resources and resource templates as a server lists them, one page at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from workbench.features import uri_template
+from workbench.tools.viewing import Viewed
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One resource of one server (``resources/list``)."""
+
+    server: str
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class ResourceTemplate:
+    """A family of resources addressed by an RFC 6570 template (``{id}``)."""
+
+    server: str
+    uri_template: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+
+    @property
+    def variables(self) -> list[str]:
+        return uri_template.variables(self.uri_template)
+
+    def expand(self, values: dict[str, str]) -> str:
+        return uri_template.expand(self.uri_template, values)
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """Items of one or more pages, and the cursor of the page after them (None: the end)."""
+
+    items: list[T] = field(default_factory=list)
+    next_cursor: str | None = None
+
+
+class Listing(Viewed, list[T]):
+    """Items listed by one or more servers, shown as a table in a notebook.
+
+    ``next_cursor`` is the cursor of the page after these when one page of one server was
+    asked for (None: the end); ``failed`` names servers whose listing failed, with why."""
+
+    def __init__(
+        self,
+        items: Iterable[T] = (),
+        next_cursor: str | None = None,
+        failed: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(items)
+        self.next_cursor = next_cursor
+        self.failed = dict(failed or {})
+
+
+class ResourceList(Listing[Resource]):
+    """``Workbench.resources()``."""
+
+
+class TemplateList(Listing[ResourceTemplate]):
+    """``Workbench.resource_templates()``."""
