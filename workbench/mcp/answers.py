@@ -107,7 +107,10 @@ class ClientAnswers:
     ) -> ElicitationAnswer:
         handler = self.elicitation or (call.on_elicitation if call else None)
         if handler is not None:
-            return as_answer(await self._run_handler(handler, request, call))
+            try:
+                return as_answer(await self._run_handler(handler, request, call))
+            except TimeoutError:
+                return ElicitationAnswer.decline()
         asker = self.asker
         if asker is None:
             warnings.warn(
@@ -122,7 +125,12 @@ class ClientAnswers:
             return await self._in_main_thread(
                 lambda: asker.elicit_text(request), ElicitationAnswer.decline()
             )
-        form = await self._run_handler(lambda r: asker.elicit_form(r, self.timeout), request, call)
+        try:
+            form = await self._run_handler(
+                lambda r: asker.elicit_form(r, self.timeout), request, call
+            )
+        except TimeoutError:
+            return ElicitationAnswer.decline()
         return as_answer(form)
 
     # -- sampling -------------------------------------------------------------------------
@@ -130,7 +138,7 @@ class ClientAnswers:
     async def sample(self, request: SamplingRequest, call: CallAnswers | None) -> SamplingReply:
         handler = self.sampling or (call.on_sampling if call else None)
         if handler is not None:
-            return as_reply(await self._run_handler(handler, request, call))
+            return as_reply(await self._timed(self._run_handler(handler, request, call)))
         asker = self.asker
         if asker is None:
             message = (
@@ -142,12 +150,19 @@ class ClientAnswers:
         if self._main_thread.main_thread_blocked():
             reply = await self._in_main_thread(lambda: asker.sample_text(request), None)
         else:
-            reply = await self._run_handler(
-                lambda r: asker.sample_form(r, self.timeout), request, call
+            reply = await self._timed(
+                self._run_handler(lambda r: asker.sample_form(r, self.timeout), request, call)
             )
         return as_reply(reply)
 
     # -- internals ------------------------------------------------------------------------
+
+    async def _timed(self, answer: Any) -> Any:
+        """A sampling answer, or Declined once ``timeout`` passed without one."""
+        try:
+            return await answer
+        except TimeoutError:
+            raise Declined(f"No reply within {self.timeout:g} s: declined.") from None
 
     async def _run_handler(
         self, handler: Callable[[Any], Any], request: Any, call: CallAnswers | None
