@@ -1,10 +1,18 @@
-"""ToolBrowser: search, open and call every tool of a Workbench, and look back at its calls.
+"""ToolBrowser: search, open and call every tool of a Workbench, read its servers'
+resources, get their prompts, and look back at its calls.
 
 A view of the Workbench, nothing more (it never talks MCP itself): the ToolList searches
-the registry, the CallPanel calls through ``Workbench.submit``, the HistoryView reads the
-history, the ServersView lists the servers and what the MCP libraries logged about each.
+the registry, the CallPanel calls through ``Workbench.submit``, the ResourcesView and
+PromptsView list, read and get through the Workbench, the HistoryView reads the history,
+the ServersView lists the servers and what the MCP libraries logged about each.
 It follows the registry, so a new connection, a re-run ``%%tool`` cell or a server's
-tools/list_changed updates the open browser in place.
+tools/list_changed updates the open browser in place; and the servers' announcements
+(``Workbench.subscribe_changes``), so a changed resource or prompt list is listed again.
+
+Threads: registry changes and announcements arrive on the bridge thread, which may set
+traits but never wait for a server. The Resources and Prompts tabs list only when first
+opened (on the main thread, where clicks arrive); a change after that marks their list
+stale, and the page asks again, which the main thread answers by listing anew.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from workbench.display import markup
 from workbench.errors import FormError, ToolNotFoundError
 from workbench.widgets.call_panel import CallPanel
 from workbench.widgets.history_view import HistoryView
+from workbench.widgets.prompts_view import PromptsView
+from workbench.widgets.resources_view import ResourcesView
 from workbench.widgets.servers_view import ServersView
 from workbench.widgets.tool_list import ToolList
 
@@ -26,7 +36,7 @@ if TYPE_CHECKING:
     from workbench.history import ToolCall
     from workbench.session import Workbench
 
-TOOLS_TAB, HISTORY_TAB, SERVERS_TAB = 0, 1, 2
+TOOLS_TAB, RESOURCES_TAB, PROMPTS_TAB, HISTORY_TAB, SERVERS_TAB = range(5)
 
 
 class ToolBrowser:
@@ -43,8 +53,18 @@ class ToolBrowser:
             [self.tool_list, self.panel.widget], layout=widgets.Layout(grid_gap="12px")
         )
         self.servers = ServersView(workbench)
-        self.tabs = widgets.Tab(children=[tools, self.history.widget, self.servers.widget])
-        self.tabs.titles = ("Tools", "History", "Servers")
+        self.resources = ResourcesView(workbench)
+        self.prompts = PromptsView(workbench)
+        self.tabs = widgets.Tab(
+            children=[
+                tools,
+                self.resources.widget,
+                self.prompts.widget,
+                self.history.widget,
+                self.servers.widget,
+            ]
+        )
+        self.tabs.titles = ("Tools", "Resources", "Prompts", "History", "Servers")
         self.header = widgets.HTML()
         self.widget = widgets.VBox([self.header, self.tabs])
         self.widget.add_class("wb-browser")
@@ -53,6 +73,7 @@ class ToolBrowser:
         # or is lost): opening the Servers tab reads them again.
         self.tabs.observe(self._on_tab, names="selected_index")
         self._unsubscribe = workbench.registry.subscribe(self._on_registry_change)
+        self._unsubscribe_changes = workbench.subscribe_changes(self._on_server_change)
         self._closed = False
         self._update_header()
 
@@ -86,7 +107,10 @@ class ToolBrowser:
             return
         self._closed = True
         self._unsubscribe()
+        self._unsubscribe_changes()
         self.history.close()
+        self.resources.close()
+        self.prompts.close()
         _close_tree(self.widget)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -100,6 +124,18 @@ class ToolBrowser:
     def _on_tab(self, change: dict[str, Any]) -> None:
         if change["new"] == SERVERS_TAB:
             self.servers.refresh()
+        elif change["new"] == RESOURCES_TAB and not self.resources.loaded:
+            self.resources.load()
+        elif change["new"] == PROMPTS_TAB and not self.prompts.loaded:
+            self.prompts.load()
+
+    def _on_server_change(self, change: Any) -> None:
+        """A server announced a new list of resources or prompts (on the bridge thread);
+        ``change`` is the Workbench's ``ServerChange`` (``what``, ``server``, ``uri``)."""
+        if change.what == "resources":
+            self.resources.refresh()
+        elif change.what == "prompts":
+            self.prompts.refresh()
 
     def _on_registry_change(self, server: str) -> None:
         """The registry changed (on the bridge thread, or in a cell): refresh what shows it.
@@ -117,6 +153,8 @@ class ToolBrowser:
         self.tool_list.refresh()
         self._update_header()
         self.servers.refresh()
+        self.resources.refresh()
+        self.prompts.refresh()
         entry = self.panel.entry
         if entry is None or entry.server != server:
             return
