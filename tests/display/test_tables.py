@@ -163,3 +163,27 @@ def test_server_table_hints_show_under_the_rows_and_never_alone() -> None:
     table = ServerTable([info("a", "connected")], hints=[hint])
     assert hint in table.to_plain() and "%mcp servers NAME" in table.to_html()
     assert hint not in ServerTable([], hints=[hint]).to_plain()
+
+
+def test_server_table_shows_a_ping_column_only_when_a_server_was_pinged() -> None:
+    assert "ping" not in ServerTable([info("a", "connected")]).headers
+    pinged = ServerInfo("a", "stdio", "uvx a", "connected", 1, None, None, ping=0.00234)
+    table = ServerTable([pinged, info("b", "failed", "refused")])
+    assert table.headers == ("name", "transport", "target", "status", "tools", "ping", "last error")
+    assert [row[5].text for row in table.rows] == ["2.3 ms", ""]
+    assert table.rows[1][6].text == "refused"
+    assert "2.3 ms" in table.to_plain() and ">ping</th>" in table.to_html()
+    assert ServerTable.headers == ("name", "transport", "target", "status", "tools", "last error")
+
+
+def test_history_table_marks_resource_reads() -> None:
+    history = History()
+    history.record("demo.add", "demo", {"a": 1}, Observation.from_text("3"))
+    history.record("demo://guide", "demo", {}, Observation.from_text("g"), kind="resource")
+    table = HistoryTable(history)
+    assert [row[1].marker for row in table.rows] == ["", "read"]
+    lines = table.to_plain().splitlines()
+    assert "read demo://guide" in lines[-1] and "read" not in lines[-2]
+    assert '<span style="color:var(--jp-ui-font-color2, #808080);">read</span> ' in (
+        table.to_html()
+    )

@@ -6,17 +6,22 @@ Observations, a JSON document under ``OBSERVATION_MIME``.
 
 Importing this package installs the views of the models (``tools.viewing``): from then on
 ``rich.print(observation)`` in a terminal and an Observation in a notebook show the same
-header, error line and duration, because both are ``ObservationView``.
+header, error line and duration, because both are ``ObservationView``; likewise listings of
+resources, templates and prompts are tables and a prompt's messages a ``PromptView``.
 """
 
 from workbench.display.action import ActionView
+from workbench.display.listings import PromptTable, ResourceTable, TemplateTable
 from workbench.display.live import CallProgress, ProgressView
 from workbench.display.mime import OBSERVATION_MIME, Displayable, render_plain
 from workbench.display.observation import ObservationView
 from workbench.display.params import Parameter, parameters
+from workbench.display.prompt import PromptView
 from workbench.display.server_detail import ServerDetail
 from workbench.display.tables import HistoryTable, SearchTable, ServerTable, ToolTable
 from workbench.display.tool_card import ToolCard
+from workbench.features.prompts import PromptList, PromptResult
+from workbench.features.resources import ResourceList, TemplateList
 from workbench.tools.schema import Action, Observation
 from workbench.tools.viewing import install_view
 
@@ -24,6 +29,10 @@ install_view(
     Observation, lambda observation: ObservationView(observation, tool_id=observation.tool_id)
 )
 install_view(Action, lambda action: ActionView(type(action).__name__, action))
+install_view(ResourceList, ResourceTable)
+install_view(TemplateList, TemplateTable)
+install_view(PromptList, PromptTable)
+install_view(PromptResult, PromptView)
 
 __all__ = [
     "OBSERVATION_MIME",
@@ -34,9 +43,13 @@ __all__ = [
     "ObservationView",
     "Parameter",
     "ProgressView",
+    "PromptTable",
+    "PromptView",
+    "ResourceTable",
     "SearchTable",
     "ServerDetail",
     "ServerTable",
+    "TemplateTable",
     "ToolCard",
     "ToolTable",
     "parameters",

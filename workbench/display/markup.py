@@ -121,3 +121,11 @@ def code(text: str) -> str:
     """Inline code: identifiers and URIs, on a faint background."""
     style = f"font-family:{MONO};font-size:12px;background:{SUBTLE};padding:0 3px;border-radius:3px"
     return f'<code style="{style}">{esc(text)}</code>'
+
+
+def download(name: str, mime: str, data: str) -> str:
+    """A Save link whose target is the base64 ``data`` itself: it works in a saved notebook,
+    with no kernel."""
+    href = esc(f"data:{mime};base64,{data}")
+    style = f"color:{CSS_COLOR['accent']};font-weight:600"
+    return f'<a download="{esc(name)}" href="{href}" style="{style}">Save</a>'

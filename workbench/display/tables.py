@@ -44,16 +44,20 @@ class ServerRow(Protocol):
     def tool_count(self) -> int: ...
     @property
     def last_error(self) -> str | None: ...
+    @property
+    def ping(self) -> float | None: ...
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell: text with an optional tone, or annotation badges."""
+    """One cell: text with an optional tone, or annotation badges; ``marker`` is a muted
+    word before the text (``read`` before a URI)."""
 
     text: str = ""
     tone: Tone | None = None
     mono: bool = False
     badges: tuple[str, ...] = ()
+    marker: str = ""
 
 
 @dataclass(frozen=True)
@@ -119,37 +123,44 @@ class ToolTable(TableView):
             for entry in listed
         ]
         notes = [] if listed else [Note("No tools.")]
-        super().__init__(_count(len(listed), "tool"), rows, notes)
+        super().__init__(count_noun(len(listed), "tool"), rows, notes)
 
 
 class ServerTable(TableView):
     """Connections and their health; the last error's first line says what went wrong, and
-    ``hints`` (lines under the table) where to read more."""
+    ``hints`` (lines under the table) where to read more. A ``ping`` column (milliseconds)
+    appears when any row was pinged (``Workbench.servers(ping=True)``)."""
 
     kind = "server-table"
-    headers = ("name", "transport", "target", "status", "tools", "last error")
+    headers: tuple[str, ...] = ("name", "transport", "target", "status", "tools", "last error")
 
     def __init__(self, infos: Iterable[ServerRow], *, hints: Sequence[str] = ()) -> None:
         listed = list(infos)
-        rows = [
-            (
+        pinged = any(info.ping is not None for info in listed)
+        if pinged:
+            self.headers = (*self.headers[:5], "ping", *self.headers[5:])
+        rows = []
+        for info in listed:
+            row = [
                 Cell(info.name, "accent", mono=True),
                 Cell(info.transport),
                 Cell(mask_text(info.target), mono=True),
                 Cell(info.status, status_tone(info.status)),
                 Cell(str(info.tool_count)),
                 Cell(mask_text(first_line(info.last_error)), "error"),
-            )
-            for info in listed
-        ]
+            ]
+            if pinged:
+                row.insert(5, Cell(format_ping(info.ping)))
+            rows.append(row)
         notes = (
             [Note(hint, "warn") for hint in hints] if listed else [Note("No servers connected.")]
         )
-        super().__init__(_count(len(listed), "server"), rows, notes)
+        super().__init__(count_noun(len(listed), "server"), rows, notes)
 
 
 class HistoryTable(TableView):
-    """Past calls, oldest first, as the history holds them."""
+    """Past calls, oldest first, as the history holds them; a resource read shows its URI
+    after a ``read`` marker."""
 
     kind = "history-table"
     headers = ("#", "tool", "status", "duration", "started", "from")
@@ -159,7 +170,7 @@ class HistoryTable(TableView):
         rows = [
             (
                 Cell(str(call.id)),
-                Cell(call.tool_id, "accent", mono=True),
+                Cell(call.tool_id, "accent", mono=True, marker=_MARKERS.get(call.kind, "")),
                 Cell(call.status, status_tone(call.status)),
                 Cell(format_duration(call.duration)),
                 Cell(format_time(call.started_at), "muted"),
@@ -168,7 +179,7 @@ class HistoryTable(TableView):
             for call in listed
         ]
         notes = [] if listed else [Note("No calls yet.")]
-        super().__init__(_count(len(listed), "call"), rows, notes)
+        super().__init__(count_noun(len(listed), "call"), rows, notes)
 
 
 class SearchTable(TableView):
@@ -191,11 +202,20 @@ class SearchTable(TableView):
         if results.no_good_match:
             closest = " The closest tools are listed above." if rows else ""
             notes.append(Note(f"No good match for “{results.query}”.{closest}", "warn"))
-        title = f"Search “{results.query}”: {_count(len(rows), 'hit')}"
+        title = f"Search “{results.query}”: {count_noun(len(rows), 'hit')}"
         super().__init__(title, rows, notes)
 
 
-def _count(count: int, noun: str) -> str:
+_MARKERS = {"resource": "read"}
+"""The word before a history row's target, by ``ToolCall.kind`` (tools have none)."""
+
+
+def format_ping(seconds: float | None) -> str:
+    """A ping's round trip in milliseconds; empty when the server was not pinged."""
+    return "" if seconds is None else f"{seconds * 1000:.1f} ms"
+
+
+def count_noun(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
@@ -204,10 +224,12 @@ def _rich_cell(cell: Cell) -> Text:
         return Text(", ").join(
             Text(word, style=RICH_STYLE[badge_tone(word)]) for word in cell.badges
         )
-    return Text(cell.text, style=RICH_STYLE[cell.tone] if cell.tone else "")
+    text = Text(cell.text, style=RICH_STYLE[cell.tone] if cell.tone else "")
+    return Text.assemble((f"{cell.marker} ", "dim"), text) if cell.marker else text
 
 
 def _html_cell(cell: Cell) -> str:
     if cell.badges:
         return markup.badges(cell.badges)
-    return markup.span(cell.text, tone=cell.tone, mono=cell.mono)
+    shown = markup.span(cell.text, tone=cell.tone, mono=cell.mono)
+    return f"{markup.span(cell.marker, tone='muted')} {shown}" if cell.marker else shown
