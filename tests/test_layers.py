@@ -97,6 +97,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # Views of a Workbench: they know its type, never MCP, the magics or the kernel.
     "workbench.widgets": {
         "workbench.errors",
+        "workbench.secrets",
         "workbench.features",
         "workbench.json_pointer",
         "workbench.tools",

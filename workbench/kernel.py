@@ -38,8 +38,12 @@ class KernelState:
         extension stays cheap, and ``wb.close()`` by hand does not break later magics."""
         if self._workbench is None or self._workbench.closed:
             from workbench.session import Workbench
+            from workbench.widgets.asking import NotebookAsker
 
             self._workbench = Workbench()
+            # Servers' questions go to the person at the notebook: a form in the calling
+            # cell, or input() while a sync call blocks the kernel.
+            self._workbench.ask_people_with(NotebookAsker())
         return self._workbench
 
     @property

@@ -28,7 +28,7 @@ from workbench.tools.schema import ErrorKind, Observation
 if TYPE_CHECKING:
     from workbench.history import History
     from workbench.listeners import Listeners
-    from workbench.mcp.answers import ClientAnswers
+    from workbench.mcp.answers import Asker, ClientAnswers
     from workbench.mcp.bridge import Bridge
     from workbench.mcp.manager import ConnectionManager, ServerInfo
 
@@ -216,6 +216,12 @@ class Offerings:
         ``handler(request)``, which returns the reply text (or a SamplingReply); None
         declines. None gives the requests back to the person."""
         self._answers.sampling = handler
+
+    def ask_people_with(self, asker: Asker | None) -> None:
+        """Let ``asker`` put servers' questions to the person at the notebook when no handler
+        answers them (the kernel installs a form in the calling cell); None: nobody, and
+        they are declined with a warning, as in a script."""
+        self._answers.asker = asker
 
     @property
     def answer_timeout(self) -> float:

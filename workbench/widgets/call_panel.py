@@ -24,6 +24,7 @@ from workbench.display import (
 )
 from workbench.display.style import level_tone
 from workbench.errors import FormError, WorkbenchError
+from workbench.widgets.asking import NotebookAsker
 from workbench.widgets.form import FormView
 
 if TYPE_CHECKING:
@@ -99,11 +100,14 @@ class CallRun:
         self.output = widgets.Output()
         self.output.add_class("wb-result")
         self.output.outputs = output_of(ActionView(entry.id, arguments))
+        self.questions = widgets.VBox()
+        """The server's questions during this call, each a NotebookAsker panel."""
         self.widget = widgets.VBox(
-            [widgets.HBox([self.cancel_button, self.progress.widget]), self.output]
+            [widgets.HBox([self.cancel_button, self.progress.widget]), self.questions, self.output]
         )
         self.observation: Observation | None = None
         self.done = threading.Event()
+        self.asker = NotebookAsker(show=self._show_question)
         self._workbench = workbench
         self._tracker = CallProgress(entry.id, handle=self.progress)
         self._future: concurrent.futures.Future[Observation] | None = None
@@ -112,13 +116,16 @@ class CallRun:
         """Submit the call; returns at once."""
         self.cancel_button.disabled = False
         self.progress.status.value = markup.span(f"calling {self.entry.id}…", tone="muted")
+        on_elicitation, on_sampling = self.asker.handlers(lambda: self._workbench.answer_timeout)
         try:
-            self._future = self._workbench.submit(
-                self.entry.id,
-                self.arguments,
-                on_progress=self._tracker.on_progress,
-                on_log=self._tracker.on_log,
-            )
+            # The server's questions during this call are asked here, in this run's box.
+            with self._workbench.answering(on_elicitation=on_elicitation, on_sampling=on_sampling):
+                self._future = self._workbench.submit(
+                    self.entry.id,
+                    self.arguments,
+                    on_progress=self._tracker.on_progress,
+                    on_log=self._tracker.on_log,
+                )
         except WorkbenchError as error:
             self._finish(None, str(error))
             return
@@ -129,6 +136,10 @@ class CallRun:
         done callback shows it, at once, on this thread."""
         if self._future is not None:
             self._future.cancel()
+
+    def _show_question(self, panel: widgets.Widget) -> None:
+        """A question's panel, under the earlier ones (set from a worker thread)."""
+        self.questions.children = (*self.questions.children, panel)
 
     @property
     def running(self) -> bool:
