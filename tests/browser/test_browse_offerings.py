@@ -23,7 +23,12 @@ CELLS = (
 
 
 def write_notebook(lab: LabPage) -> None:
-    cell: dict[str, object] = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": []}
+    cell: dict[str, object] = {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+    }
     notebook = {
         "cells": [{**cell, "source": source} for source in CELLS],
         "metadata": {
