@@ -1,8 +1,11 @@
 """Tab completion for ``%mcp``: subcommands, their options, server names, tool ids and a
-tool's parameter names (``key=``).
+tool's parameter names (``key=``); prompt names, their arguments (``key=``) and the values
+their server suggests; resource URIs, a template's variables (``key=``) and their values;
+log levels.
 
 It reads only what exists: it never creates the Workbench, so completing before the first
-connection costs nothing.
+connection costs nothing. What servers list or suggest comes through ``offers.Offers``,
+kept a few seconds; a failure is no completion, never an error in IPython's completer.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from IPython.core.completer import CompletionContext, SimpleCompletion, context_matcher
 
+from workbench.features import uri_template
+from workbench.magics.commands.log_level import LEVELS
+from workbench.magics.offers import Offers
 from workbench.magics.router import COMMANDS
 from workbench.names import DEMO_SERVER, LOCAL_SERVER
 
@@ -22,8 +28,11 @@ if TYPE_CHECKING:
 
 LINE = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?%mcp\s")
 """An ``%mcp`` line, maybe assigned (``obs = %mcp call ...``)."""
-SERVER_ARGUMENT = {"disconnect", "reconnect", "servers", "tools"}
-TAKES_VALUE = {"--server", "--limit", "--timeout", "--last", "--export", "--config"}
+SERVER_ARGUMENT = {"disconnect", "reconnect", "servers", "tools", "resources", "prompts"}
+TAKES_VALUE = {"--server", "--limit", "--timeout", "--last", "--export", "--config", "--cursor"}
+KEY = re.compile(r"[A-Za-z_][\w-]*")
+"""The name before ``=`` of an argument whose value is being typed."""
+NOTHING: dict[str, Any] = {"completions": [], "suppress": False}
 
 Matcher = Callable[[CompletionContext], dict[str, Any]]
 """IPython's matcher API v2; the result is a ``SimpleMatcherResult`` dictionary."""
@@ -32,26 +41,45 @@ Matcher = Callable[[CompletionContext], dict[str, Any]]
 def make_matcher(state: KernelState) -> Matcher:
     """A matcher (IPython's API v2) for ``%mcp`` lines, reading this state's Workbench."""
 
+    offers = Offers()
+
     def match_mcp(context: CompletionContext) -> dict[str, Any]:
         line = context.text_until_cursor
         start = LINE.match(line)
         if start is None:
-            return {"completions": [], "suppress": False}
+            return NOTHING
         words = line[start.end() :].split()
         fragment = "" if line[-1].isspace() else words.pop()
-        if fragment != context.token:  # inside `key=value` or quotes: not ours
-            return {"completions": [], "suppress": False}
-        found = sorted(c for c in candidates(state.existing, words) if c.startswith(fragment))
+        try:
+            found, typed = complete(state.existing, words, fragment, offers)
+        except Exception:  # a completer that raises breaks Tab for the whole line
+            return NOTHING
         return {
             "completions": [SimpleCompletion(text, type="mcp") for text in found],
             "suppress": bool(found),
+            "matched_fragment": typed,
         }
 
     matcher: Matcher = context_matcher(identifier="workbench.mcp")(match_mcp)
     return matcher
 
 
-def candidates(workbench: Workbench | None, words: list[str]) -> Iterable[str]:
+def complete(
+    workbench: Workbench | None, words: list[str], fragment: str, offers: Offers | None = None
+) -> tuple[list[str], str]:
+    """The completions of ``fragment`` after ``words``, and the text they replace: the
+    whole word, or only what follows ``key=`` when a value is being typed."""
+    key, sep, typed = fragment.partition("=")
+    if sep and words and KEY.fullmatch(key):
+        suggested = values(workbench, words, key, typed, offers or Offers())
+        return sorted(_quoted(v) for v in suggested if v.startswith(typed)), typed
+    found = candidates(workbench, words, offers)
+    return sorted(c for c in found if c.startswith(fragment)), fragment
+
+
+def candidates(
+    workbench: Workbench | None, words: list[str], offers: Offers | None = None
+) -> Iterable[str]:
     """What may come next after these complete words of an ``%mcp`` line."""
     if not words:
         return COMMANDS
@@ -79,7 +107,78 @@ def candidates(workbench: Workbench | None, words: list[str]) -> Iterable[str]:
         if not positional:
             return [*options, *_tool_ids(workbench)]
         return [*options, *_parameters(workbench, positional[0], positional[1:])]
+    if name in OFFERED:
+        return [*options, *OFFERED[name](workbench, rest, offers or Offers())]
     return options
+
+
+def _read(workbench: Workbench | None, rest: list[str], offers: Offers) -> list[str]:
+    """``%mcp read``: URIs and templates, then a template's variables not given yet."""
+    positional = _positional(rest)
+    if not positional:
+        return offers.uris(workbench, _server(rest)) if workbench else []
+    used = {word.partition("=")[0] for word in positional[1:]}
+    return [f"{name}=" for name in _variables(positional[0]) if name not in used]
+
+
+def _prompt(workbench: Workbench | None, rest: list[str], offers: Offers) -> list[str]:
+    """``%mcp prompt``: prompt names, then the prompt's arguments not given yet."""
+    if workbench is None:
+        return []
+    positional = _positional(rest)
+    if not positional:
+        return offers.prompt_names(workbench, _server(rest))
+    found = offers.prompt(workbench, positional[0], _server(rest))
+    used = {word.partition("=")[0] for word in positional[1:]}
+    names = [argument.name for argument in found.arguments] if found else []
+    return [f"{name}=" for name in names if name not in used]
+
+
+def _log_level(workbench: Workbench | None, rest: list[str], offers: Offers) -> list[str]:
+    """``%mcp log-level``: a server, then a level."""
+    given = len(_positional(rest))
+    return _servers(workbench) if given == 0 else list(LEVELS) if given == 1 else []
+
+
+OFFERED: dict[str, Callable[[Workbench | None, list[str], Offers], list[str]]] = {
+    "read": _read,
+    "prompt": _prompt,
+    "log-level": _log_level,
+}
+
+
+def values(
+    workbench: Workbench | None, words: list[str], key: str, typed: str, offers: Offers
+) -> list[str]:
+    """What the server suggests for ``key=`` of the prompt or template the line names,
+    given the other ``key=value`` already written."""
+    name, rest = words[0], words[1:]
+    positional = _positional(rest)
+    if workbench is None or name not in ("prompt", "read") or not positional:
+        return []
+    target = positional[0]
+    if name == "read" and key not in _variables(target):
+        return []
+    pairs = (word.partition("=") for word in positional[1:])
+    context = {k: v for k, sep, v in pairs if sep and k != key}
+    return offers.values(workbench, target, key, typed, context, _server(rest))
+
+
+def _variables(uri: str) -> list[str]:
+    return uri_template.variables(uri) if "{" in uri else []
+
+
+def _server(rest: list[str]) -> str | None:
+    """The ``--server`` a line gives, if any."""
+    indexes = [i for i, word in enumerate(rest[:-1]) if word == "--server"]
+    return rest[indexes[-1] + 1] if indexes else None
+
+
+def _quoted(value: str) -> str:
+    """A suggested value as it must be typed: quoted when it has spaces or quotes."""
+    if not any(char.isspace() or char in "'\"\\" for char in value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _positional(words: list[str]) -> list[str]:

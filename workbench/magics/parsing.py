@@ -165,3 +165,17 @@ def usage_errors() -> Iterator[None]:
         yield
     except WorkbenchError as error:
         raise UsageError(str(error).strip()) from None
+
+
+def text_pairs(tokens: list[Token], words: list[str], command: str) -> dict[str, str]:
+    """``key=value`` words (as argparse kept them, found back among ``tokens`` for what was
+    typed) as text values: prompt arguments and URI template variables are text, so
+    ``n=007`` stays ``"007"``. A name given twice is refused."""
+    typed = {token.text: token for token in reversed(tokens)}
+    pairs: dict[str, str] = {}
+    for word in words:
+        key, value = split_pair(typed[word])
+        if key in pairs:
+            raise fail(f"{command}: {one_line(key)} is given twice.")
+        pairs[key] = value
+    return pairs

@@ -23,7 +23,12 @@ from workbench.magics.commands import (
     help,
     history,
     load_workspace,
+    log_level,
+    prompt,
+    prompts,
+    read,
     reconnect,
+    resources,
     search,
     serve,
     servers,
@@ -37,7 +42,8 @@ if TYPE_CHECKING:
 Run = Callable[["KernelState", str], Any]
 
 INTRO = """\
-Connect MCP servers, find their tools and call them. Subcommands (%mcp help NAME for more):
+Connect MCP servers; call their tools, read their resources, get their prompts.
+Subcommands (%mcp help NAME for more):
 """
 OUTRO = """
 Write a tool in a cell with %%tool (see %%tool?). From Python: workbench.current() is the
@@ -85,9 +91,14 @@ COMMANDS: dict[str, Command] = {
         Command("servers", servers.servers),
         Command("disconnect", disconnect.disconnect),
         Command("reconnect", reconnect.reconnect),
+        Command("log-level", log_level.log_level),
         Command("tools", tools.tools),
         Command("search", search.search),
         Command("call", call.call),
+        Command("resources", resources.resources),
+        Command("read", read.read),
+        Command("prompts", prompts.prompts),
+        Command("prompt", prompt.prompt),
         Command("history", history.history),
         Command("browse", browse.browse),
         Command("export", export.export),

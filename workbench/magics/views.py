@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from IPython.display import DisplayHandle
+
     from workbench.display import ToolTable
     from workbench.registry import ToolEntry
     from workbench.session import Workbench
@@ -34,3 +36,11 @@ def show(view: object) -> None:
     from IPython.display import display
 
     display(view)  # type: ignore[no-untyped-call]
+
+
+def display_handle() -> DisplayHandle:
+    """A display to redraw in place (``handle.display(view)``, then ``handle.update``),
+    from any thread: a subscription's updates come on the bridge thread."""
+    from IPython.display import DisplayHandle
+
+    return DisplayHandle()  # type: ignore[no-untyped-call]

@@ -22,14 +22,14 @@ DETAIL = "%mcp servers NAME"
     help="One server in detail: its row and the recent log of the MCP libraries about it.",
 )  # fmt: skip
 def servers(state: KernelState, line: str) -> None:
-    """Show every connection: name, transport, target, status, tool count and last error."""
+    """Show every connection: name, transport, target, status, tools, ping and last error."""
     args = parse_line(servers, line)
     from workbench.display import ServerDetail, ServerTable
 
     with usage_errors():
         workbench = state.workbench
         if args.name is None:
-            show(ServerTable(workbench.servers(), hints=_hints(workbench)))
+            show(ServerTable(workbench.servers(ping=True), hints=_hints(workbench)))
             return
         log = workbench.server_log(args.name)
         [info] = [info for info in workbench.servers() if info.name == args.name]

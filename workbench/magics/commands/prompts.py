@@ -1,0 +1,21 @@
+"""``%mcp prompts``: the prompts servers list, with their arguments, in one table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from workbench.magics.arguments import argument, magic_arguments, parse_line
+from workbench.magics.parsing import usage_errors
+from workbench.magics.views import show
+
+if TYPE_CHECKING:
+    from workbench.kernel import KernelState
+
+
+@magic_arguments(name="mcp prompts")
+@argument("server", nargs="?", metavar="SERVER", help="One server (default: every server).")
+def prompts(state: KernelState, line: str) -> None:
+    """List the prompts of every server or of one; get one with `%mcp prompt NAME`."""
+    args = parse_line(prompts, line)
+    with usage_errors():
+        show(state.workbench.prompts(args.server))
