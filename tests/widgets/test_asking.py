@@ -23,7 +23,8 @@ from workbench.features.asking import (
     SamplingRequest,
 )
 from workbench.session import Workbench
-from workbench.widgets.asking import ElicitationPanel, NotebookAsker, Panel, SamplingPanel
+from workbench.widgets.asking import NotebookAsker
+from workbench.widgets.asking_panels import ElicitationPanel, Panel, SamplingPanel
 from workbench.widgets.asking_text import TextAsker, sent_summary
 from workbench.widgets.call_panel import CallPanel
 

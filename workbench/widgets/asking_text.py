@@ -17,7 +17,6 @@ from typing import Any
 
 from workbench.features.asking import ElicitationAnswer, SamplingReply, SamplingRequest
 from workbench.features.asking import ElicitationRequest as Request
-from workbench.registry import ToolEntry
 from workbench.secrets import MASK, is_key_like
 
 DECLINE = "/decline"
@@ -148,6 +147,8 @@ class TextAsker:
         return ElicitationAnswer.accept(content)
 
     def _field(self, request: Request, name: str, schema: Mapping[str, Any], required: bool) -> Any:
+        from workbench.registry import ToolEntry  # the one validator; loads on first question
+
         prompt = field_prompt(name, schema, required)
         secret = is_secret(name, schema)
         judge = ToolEntry(
