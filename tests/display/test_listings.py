@@ -131,3 +131,9 @@ def test_listings_display_as_their_tables_in_notebooks_and_with_rich() -> None:
     out = io.StringIO()
     Console(file=out, width=100, color_system=None).print(listing)
     assert out.getvalue().splitlines()[0].strip() == "3 resources from 2 servers"
+
+
+def test_uris_are_read_whole_in_a_terminal_beside_long_descriptions() -> None:
+    uri = "demo://resource/static/document/a.md"
+    listing = ResourceList([Resource("ev", uri, "a.md", description="Words " * 30)])
+    assert uri in ResourceTable(listing).to_plain(width=80)

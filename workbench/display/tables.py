@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from workbench.registry.search import SearchResults
 
 DESCRIPTION_WIDTH = 80
+WHOLE_WIDTH = 40
 
 
 class ServerRow(Protocol):
@@ -84,8 +85,8 @@ class TableView(Displayable):
             table = Table(
                 title=self.title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False
             )
-            for name in self.headers:
-                table.add_column(name, overflow="fold")
+            for index, name in enumerate(self.headers):
+                table.add_column(name, overflow="fold", min_width=self._whole_width(index))
             for row in self.rows:
                 table.add_row(*(_rich_cell(cell) for cell in row))
             yield table
@@ -93,6 +94,12 @@ class TableView(Displayable):
             yield Text(self.title, style="bold")
         for note in self.notes:
             yield Text(note.text, style=f"{RICH_STYLE[note.tone]} italic")
+
+    def _whole_width(self, index: int) -> int | None:
+        """Monospace cells (ids, URIs) are read whole: their column is not squeezed below
+        its longest one, up to ``WHOLE_WIDTH`` characters."""
+        mono = [len(row[index].text) for row in self.rows if row[index].mono]
+        return min(max(mono), WHOLE_WIDTH) if mono else None
 
     def to_html(self) -> str:
         parts = []
