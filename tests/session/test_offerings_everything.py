@@ -1,0 +1,177 @@
+"""The Workbench's offerings against @modelcontextprotocol/server-everything (TypeScript
+SDK), over stdio and over streamable HTTP (its own process on a free 127.0.0.1 port, stopped
+at the end of the module): resources, templates, subscriptions, prompts, completions,
+elicitation, sampling, roots, ping and the server's log level."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.mcp.conftest import everything_js, everything_stdio
+from tests.mcp.test_http import NODE_PRELOAD, start_server, stop
+from tests.processes import port_is_free
+from workbench.errors import InvalidArgumentsError
+from workbench.features.asking import ElicitationAnswer, SamplingRequest
+from workbench.mcp.connection import LogRecord
+from workbench.session import Workbench
+from workbench.tools.schema import ErrorKind, Observation
+
+__all__ = ["everything_js", "everything_stdio"]  # fixtures, from tests/mcp/conftest.py
+
+EV = "ev"
+DOC = "demo://resource/static/document/architecture.md"
+TEXT = "demo://resource/dynamic/text/{resourceId}"
+BLOB = "demo://resource/dynamic/blob/{resourceId}"
+
+
+@pytest.fixture(scope="module")
+def everything_http(everything_js: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """server-everything's streamableHttp mode on a free port; the port is free again after."""
+    folder = tmp_path_factory.mktemp("everything-offerings")
+    preload = folder / "preload.cjs"
+    preload.write_text(NODE_PRELOAD)
+    command = ["node", "-r", str(preload), str(everything_js), "streamableHttp"]
+    process, port = start_server(command, folder / "server.log", {**os.environ, "PORT": "0"})
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        stop(process)
+        assert process.returncode is not None and port_is_free(port)
+
+
+@pytest.fixture(params=["stdio", "http"])
+def ev(request: pytest.FixtureRequest, everything_stdio: list[str]) -> Iterator[Workbench]:
+    with Workbench(log_level="debug") as wb:
+        if request.param == "stdio":
+            wb.connect(EV, command=everything_stdio[0], args=everything_stdio[1:])
+        else:
+            wb.connect(EV, url=request.getfixturevalue("everything_http"))
+        yield wb
+
+
+def read_text(observation: Observation) -> str:
+    assert not observation.is_error, observation.error_message
+    return str(observation.content[0].resource.text)  # type: ignore[union-attr]
+
+
+def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {seconds:g} s for {what}")
+        time.sleep(0.05)
+
+
+def test_resources_templates_and_reads(ev: Workbench) -> None:
+    resources = ev.resources()
+    assert DOC in [r.uri for r in resources] and resources.next_cursor is None
+    assert {t.uri_template for t in ev.resource_templates()} == {TEXT, BLOB}
+    assert "architecture" in read_text(ev.read_resource(DOC)).lower()
+    assert read_text(ev.read_resource(TEXT, resourceId=3)).startswith("Resource 3:")
+    blob = ev.read_resource(BLOB, resourceId=5)
+    assert blob.content[0].resource.blob  # type: ignore[union-attr]
+    missing = ev.read_resource(TEXT)
+    assert missing.error_kind is ErrorKind.INVALID_ARGUMENTS
+    unknown = ev.read_resource("demo://resource/static/document/nothing.md")
+    assert unknown.is_error and unknown.error_kind is ErrorKind.TOOL_ERROR
+    kinds = [(c.kind, c.tool_id, c.observation.is_error) for c in ev.history]
+    assert kinds[-2:] == [
+        ("resource", TEXT, True),
+        ("resource", "demo://resource/static/document/nothing.md", True),
+    ]
+
+
+@pytest.mark.timeout(60)
+def test_subscription_follows_updates_until_stopped(ev: Workbench) -> None:
+    seen: list[Observation] = []
+    subscription = ev.subscribe_resource(DOC, on_update=seen.append)
+    toggled = ev.call(f"{EV}.toggle-subscriber-updates")
+    assert not toggled.is_error, toggled.error_message
+    try:
+        wait_for(lambda: subscription.updates >= 1, 20, "a resources/updated notification")
+        assert seen and "architecture" in read_text(subscription.latest).lower()
+    finally:
+        subscription.stop()
+        ev.call(f"{EV}.toggle-subscriber-updates")
+    assert "stopped" in repr(subscription)
+
+
+def test_prompts_checked_then_got(ev: Workbench) -> None:
+    names = [p.name for p in ev.prompts()]
+    assert {"simple-prompt", "args-prompt", "completable-prompt"} <= set(names)
+    with pytest.raises(InvalidArgumentsError, match="city: required but missing"):
+        ev.get_prompt("args-prompt", {"state": "TX"})
+    result = ev.get_prompt("ev.args-prompt", {"city": "Paris", "state": "TX"})
+    assert "Paris" in result.text and result.messages[0].role == "user"
+    assert ev.complete("completable-prompt", "department", "E") == ["Engineering"]
+    team = ev.complete("completable-prompt", "name", "", context={"department": "Engineering"})
+    assert team and all(isinstance(n, str) for n in team)
+    assert "1" in ev.complete(TEXT, "resourceId", "1")
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        (ElicitationAnswer.accept({"name": "Ada Lovelace", "check": True}), "Ada Lovelace"),
+        (ElicitationAnswer.decline(), "declined"),
+        (ElicitationAnswer.cancel(), "cancelled"),
+    ],
+)
+def test_elicitation_reaches_the_server(
+    ev: Workbench, answer: ElicitationAnswer, words: str
+) -> None:
+    ev.on_elicitation(lambda request: answer)
+    result = ev.call(f"{EV}.trigger-elicitation-request")
+    assert not result.is_error, result.error_message
+    assert words in result.text and f'"action": "{answer.action}"' in result.text
+
+
+def test_sampling_reaches_the_handler(ev: Workbench) -> None:
+    got: list[SamplingRequest] = []
+
+    def reply(request: SamplingRequest) -> str:
+        got.append(request)
+        return "sampled by the test"
+
+    ev.on_sampling(reply)
+    result = ev.call(f"{EV}.trigger-sampling-request", {"prompt": "Say hi", "maxTokens": 50})
+    assert "sampled by the test" in result.text
+    assert "Say hi" in got[0].last_text and got[0].max_tokens == 50
+
+
+def test_roots_reach_the_server(ev: Workbench, tmp_path: Path) -> None:
+    assert Path.cwd().as_uri() in ev.call(f"{EV}.get-roots-list").text
+    ev.roots([tmp_path])
+    wait_for(
+        lambda: tmp_path.as_uri() in ev.call(f"{EV}.get-roots-list").text,
+        10,
+        "roots/list_changed to reach the server",
+    )
+
+
+def test_ping_and_servers(ev: Workbench) -> None:
+    assert 0 < ev.ping(EV) < 5
+    (row,) = ev.servers(ping=True)
+    assert row.ping is not None and row.ping > 0
+
+
+@pytest.mark.timeout(60)
+def test_the_server_log_level_is_what_the_server_sends(ev: Workbench) -> None:
+    records: list[LogRecord] = []
+    ev.subscribe_logs(records.append)
+    ev.set_server_log_level(EV, "emergency")
+    ev.call(f"{EV}.toggle-simulated-logging")
+    try:
+        time.sleep(5.6)  # the one sent at once and the next, five seconds later
+        simulated = [r for r in records if "-level message" in r.message.lower()
+                     or "level-message" in r.message.lower()]  # fmt: skip
+        assert {r.level for r in simulated} <= {"emergency"}, simulated
+        ev.set_server_log_level(EV, "debug")
+        wait_for(lambda: any(r.level != "emergency" for r in records), 30, "a lower-level log")
+    finally:
+        ev.call(f"{EV}.toggle-simulated-logging")
