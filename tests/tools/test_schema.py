@@ -139,3 +139,17 @@ def test_structured_twin() -> None:
     assert not is_structured_twin("null", {"a": 1})
     assert not is_structured_twin("not json", {"a": 1})
     assert not is_structured_twin('{"a": 1}', None)
+
+
+def test_text_includes_embedded_text_resources_but_not_blobs() -> None:
+    """A resource read is an Observation of embedded resources: its text is the read's."""
+    observation = Observation.model_validate(
+        {
+            "content": [
+                {"type": "text", "text": "first"},
+                {"type": "resource", "resource": {"uri": "demo://guide", "text": "# Guide"}},
+                {"type": "resource", "resource": {"uri": "demo://chart.png", "blob": "iVBO"}},
+            ]
+        }
+    )
+    assert observation.text == "first\n# Guide"

@@ -113,6 +113,15 @@ def is_wrapped_text(structured: dict[str, Any] | None, texts: list[str]) -> bool
     return isinstance(result, str) and (result in texts or result == "".join(texts))
 
 
+def _text_of(block: Any) -> str | None:
+    """The text a content block carries: a text block's, or an embedded text resource's."""
+    if isinstance(block, TextContent):
+        return block.text
+    if isinstance(block, EmbeddedResource) and isinstance(block.resource, TextResourceContents):
+        return block.resource.text
+    return None
+
+
 class ErrorKind(str, Enum):
     """Why a call failed; lets callers react without parsing messages."""
 
@@ -152,8 +161,9 @@ class Observation(Viewed, BaseModel):
 
     @property
     def text(self) -> str:
-        """All text content joined by newlines (the error message for a bare error)."""
-        parts = [block.text for block in self.content if isinstance(block, TextContent)]
+        """All text content joined by newlines, embedded text resources included (a resource
+        read's text); the error message for a bare error."""
+        parts = [text for text in map(_text_of, self.content) if text is not None]
         if not parts and self.error_message:
             return self.error_message
         return "\n".join(parts)

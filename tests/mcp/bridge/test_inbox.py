@@ -147,13 +147,6 @@ def test_timeout_error_at_once_when_the_main_thread_is_not_blocked(bridge: Bridg
     assert ran == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BridgedFuture.result() (jobs.py) marks the main thread blocked but never runs the "
-        "inbox: a question posted meanwhile waits out its whole timeout"
-    ),
-)
 def test_posted_work_runs_in_the_main_thread_blocked_in_a_future_result(bridge: Bridge) -> None:
     """``wb.submit(...).result()`` in a cell blocks the main thread like ``run``."""
     ran_in: list[threading.Thread] = []

@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from workbench.errors import BridgeError
-from workbench.mcp.bridge.inbox import MainInbox, await_inbox
+from workbench.mcp.bridge.inbox import await_inbox
 from workbench.mcp.bridge.jobs import Job
 from workbench.mcp.bridge.loops import BridgeLoop, Host
 from workbench.mcp.bridge.waiting import (
@@ -52,7 +52,6 @@ class Bridge:
         self._close_deadline: float | None = None
         self._jobs: set[Job[Any]] = set()
         self._host = Host()
-        self._inbox = MainInbox()
         self._host.learn()  # made in a cell: the kernel's loop is running
         # Registered now, not at first use: atexit runs hooks last-in first-out, so cleanup
         # that still needs the bridge (closing clients) must be registered after creating it.
@@ -108,7 +107,7 @@ class Bridge:
             raise
         finally:
             if not self._host.blocked:
-                self._inbox.cancel_pending()
+                self._host.inbox.cancel_pending()
 
     def main_thread_blocked(self) -> bool:
         """Whether the main thread is blocked in :meth:`run` (a sync call in a cell): then it
@@ -122,7 +121,7 @@ class Bridge:
         result. TimeoutError when it did not within ``timeout`` s or stopped waiting first."""
         if not self.main_thread_blocked():
             raise TimeoutError
-        return await await_inbox(self._inbox.post(fn), timeout)
+        return await await_inbox(self._host.inbox.post(fn), timeout)
 
     async def arun(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         """Await ``coro`` on the bridge from another loop without blocking that loop.
@@ -249,7 +248,7 @@ class Bridge:
         main = threading.current_thread() is threading.main_thread()
         while not job.done.is_set():
             if main:
-                self._inbox.run_pending()
+                self._host.inbox.run_pending()
             if deadline is None:
                 job.done.wait(WAIT_SLICE)
                 continue

@@ -10,12 +10,14 @@ import concurrent.futures
 import contextlib
 import contextvars
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
 from workbench.errors import KernelLoopBusyError
+from workbench.mcp.bridge.inbox import MainInbox
 from workbench.mcp.bridge.loops import blocking, create_task, host_of
-from workbench.mcp.bridge.waiting import cancel_on_sigint, keep_waking
+from workbench.mcp.bridge.waiting import WAIT_SLICE, cancel_on_sigint, keep_waking
 
 T = TypeVar("T")
 
@@ -68,6 +70,8 @@ class BridgedFuture(concurrent.futures.Future[T]):
                 target.job = job
                 if stuck and (timeout is None or timeout > STUCK_GRACE):
                     return self._result_unless_stuck(stuck)
+                if host is not None and threading.current_thread() is threading.main_thread():
+                    return self._result_taking_questions(host.inbox, timeout)
                 return super().result(timeout)
         except concurrent.futures.CancelledError:
             if job.interrupted:
@@ -78,6 +82,22 @@ class BridgedFuture(concurrent.futures.Future[T]):
         except BaseException:
             self.cancel()
             raise
+        finally:
+            if host is not None and not host.blocked:
+                host.inbox.cancel_pending()  # nobody is left to run what was posted
+
+    def _result_taking_questions(self, inbox: MainInbox, timeout: float | None) -> T:
+        """Wait in slices, running what the inbox holds meanwhile (a server's question
+        asked with ``input()``), as ``Bridge.run`` does."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.done():
+            inbox.run_pending()
+            left = WAIT_SLICE if deadline is None else min(WAIT_SLICE, deadline - time.monotonic())
+            if left <= 0:
+                break
+            with contextlib.suppress(concurrent.futures.TimeoutError, TimeoutError):
+                return super().result(left)
+        return super().result(0)
 
     def _result_unless_stuck(self, stuck: list[str]) -> T:
         try:

@@ -17,6 +17,8 @@ import warnings
 from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
+from workbench.mcp.bridge.inbox import MainInbox
+
 T = TypeVar("T")
 
 _STOCK_RUN_UNTIL_COMPLETE = asyncio.BaseEventLoop.run_until_complete
@@ -65,6 +67,8 @@ class Host:
         # Notebook tools running on the kernel's loop (by id of their handoff); changed on
         # that loop, so by the main thread only.
         self.tools_running: dict[int, str] = {}
+        # What the blocked main thread runs between its wait slices (inbox.py).
+        self.inbox = MainInbox()
 
     def learn(self) -> None:
         """Note the loop running in the main thread, if this is it."""
