@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.completer import CompletionContext, SimpleCompletion, context_matcher
 
 from workbench.features import uri_template
-from workbench.magics.commands.log_level import LEVELS
+from workbench.features.log_levels import LOG_LEVELS as LEVELS
 from workbench.magics.offers import Offers
 from workbench.magics.router import COMMANDS
 from workbench.names import DEMO_SERVER, LOCAL_SERVER

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from workbench.__about__ import __version__
 from workbench.errors import ConnectionFailedError, RequestFailedError
+from workbench.features.log_levels import LOG_LEVELS
 from workbench.listeners import warn_raised
 from workbench.mcp.answers import CallAnswers, ClientAnswers, ServerAnswerer
 from workbench.mcp.failures import (
@@ -33,8 +34,6 @@ from workbench.mcp.transports import make_transport, read_stderr_tail
 from workbench.mcp.warm_up import warm_up_result_validation
 from workbench.registry.call_input import timeout_problem
 from workbench.tools.schema import ErrorKind, Observation
-
-LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 T = TypeVar("T")

@@ -16,6 +16,7 @@ from workbench.errors import RequestFailedError
 from workbench.features.prompts import Prompt, PromptArgument, PromptMessage, PromptResult
 from workbench.features.resources import Page, Resource, ResourceTemplate
 from workbench.mcp.connection import Connection
+from workbench.mcp.quiet import quiet_handshake_era_requests
 from workbench.tools.schema import ErrorKind, Observation
 
 MAX_PAGES = 100
@@ -93,6 +94,7 @@ async def subscribe(connection: Connection, uri: str, *, on: bool = True) -> Non
         raise RequestFailedError(f"{connection.name!r} does not offer resource subscriptions.")
 
     async def send(client: Any) -> Any:
+        quiet_handshake_era_requests()  # again: a test's warning filters are its own
         if on:
             return await client.session.subscribe_resource(uri)
         return await client.session.unsubscribe_resource(uri)
@@ -184,6 +186,7 @@ async def roots_changed(connection: Connection) -> None:
     """Tell the server the roots changed (it asks ``roots/list`` again)."""
 
     async def send(client: Any) -> Any:
+        quiet_handshake_era_requests()  # again: a test's warning filters are its own
         return await client.send_roots_list_changed()
 
     await connection.request("notifications/roots/list_changed", send, timeout=10.0)
@@ -194,6 +197,7 @@ async def set_log_level(connection: Connection, level: str) -> None:
     _check(connection, "logging", "log level setting")
 
     async def send(client: Any) -> Any:
+        quiet_handshake_era_requests()  # again: a test's warning filters are its own
         return await client.set_logging_level(level)
 
     await connection.request("logging/setLevel", send, timeout=10.0)

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
+from workbench.features.log_levels import LOG_LEVELS
 from workbench.listeners import Listeners
-from workbench.mcp.connection import LOG_LEVELS, LogRecord
+from workbench.mcp.connection import LogRecord
 
 if TYPE_CHECKING:
     from workbench.mcp.manager import ConnectionManager

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from workbench.errors import InvalidArgumentsError, RequestFailedError, WorkbenchError
 from workbench.features import uri_template
 from workbench.features.asking import ElicitationHandler, SamplingHandler
+from workbench.features.log_levels import LOG_LEVELS
 from workbench.features.prompts import Prompt, PromptList, PromptResult
 from workbench.features.resources import ResourceList, ResourceTemplate, TemplateList
 from workbench.mcp import offerings
-from workbench.mcp.connection import LOG_LEVELS, Connection, ServerChange, Status
+from workbench.mcp.connection import Connection, ServerChange, Status
 from workbench.tools.schema import ErrorKind, Observation
 
 if TYPE_CHECKING:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from workbench.features.log_levels import LOG_LEVELS as LEVELS
 from workbench.magics.arguments import argument, magic_arguments, parse_line
 from workbench.magics.parsing import usage_errors
 
 if TYPE_CHECKING:
     from workbench.kernel import KernelState
-
-LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-"""MCP's log levels (syslog's), offered by tab completion; the Workbench judges a level."""
 
 
 @magic_arguments(name="mcp log-level")
