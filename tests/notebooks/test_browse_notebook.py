@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
-NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "browse.ipynb"
+from tests.notebooks.executed import execute, read
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 @pytest.mark.kernel
 def test_browse_notebook_runs_and_shows_the_browser() -> None:
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
-    outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]
+    notebook = read("browse.ipynb")
+    outputs = execute(notebook)
     errors = [out for out in outputs if out["output_type"] == "error"]
     assert not errors, errors
     views = [out["data"][WIDGET_VIEW] for out in outputs if WIDGET_VIEW in out.get("data", {})]

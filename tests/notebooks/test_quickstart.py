@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
-NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "quickstart.ipynb"
+from tests.notebooks.executed import execute, read, text_of
+
 OBSERVATION = "application/vnd.workbench.observation+json"
-
-
-def _text(output: dict) -> str:  # type: ignore[type-arg]
-    if "text" in output:
-        return str(output["text"])
-    return str(output.get("data", {}).get("text/plain", ""))
 
 
 @pytest.mark.kernel
 def test_quickstart_runs_and_shows_observations() -> None:
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
-    outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]
+    notebook = read("quickstart.ipynb")
+    outputs = execute(notebook)
     assert not [out for out in outputs if out["output_type"] == "error"]
-    shown = "\n".join(_text(out) for out in outputs)
+    shown = "\n".join(text_of(out) for out in outputs)
     # The first half: @tool in plain Python.
     assert "'most_common': ['cat', 'the', 'other']" in shown  # the plain function call
     assert "Error · invalid_arguments" in shown  # the bad call's Observation

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, overload
 
 from workbench.features import uri_template
 from workbench.tools.viewing import Viewed
@@ -52,11 +52,13 @@ class Page(Generic[T]):
     next_cursor: str | None = None
 
 
-class Listing(Viewed, list[T]):
+class Listing(Viewed, Sequence[T]):
     """Items listed by one or more servers, shown as a table in a notebook.
 
-    ``next_cursor`` is the cursor of the page after these when one page of one server was
-    asked for (None: the end); ``failed`` names servers whose listing failed, with why."""
+    A read-only sequence (index, iterate, ``len``, compare with a list). Not a ``list``
+    subclass: IPython prints lists its own way, over the table. ``next_cursor`` is the cursor
+    of the page after these when one page of one server was asked for (None: the end);
+    ``failed`` names servers whose listing failed, with why."""
 
     def __init__(
         self,
@@ -64,9 +66,29 @@ class Listing(Viewed, list[T]):
         next_cursor: str | None = None,
         failed: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(items)
+        self._items = list(items)
         self.next_cursor = next_cursor
         self.failed = dict(failed or {})
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        return self._items[index]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Listing):
+            return self._items == other._items
+        return isinstance(other, list) and self._items == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._items!r})"
 
 
 class ResourceList(Listing[Resource]):

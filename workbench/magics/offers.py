@@ -34,16 +34,22 @@ class Offers:
         self._kept: dict[tuple[Any, ...], tuple[float, Any]] = {}
 
     def prompts(self, workbench: Workbench, server: str | None = None) -> list[Prompt]:
-        found: list[Prompt] = self._cached((id(workbench), "prompts"), workbench.prompts, [])
+        found: list[Prompt] = self._cached(
+            (id(workbench), "prompts"), lambda: list(workbench.prompts()), []
+        )
         return [p for p in found if server is None or p.server == server]
 
     def resources(self, workbench: Workbench, server: str | None = None) -> list[Resource]:
-        found: list[Resource] = self._cached((id(workbench), "resources"), workbench.resources, [])
+        found: list[Resource] = self._cached(
+            (id(workbench), "resources"), lambda: list(workbench.resources()), []
+        )
         return [r for r in found if server is None or r.server == server]
 
     def templates(self, workbench: Workbench, server: str | None = None) -> list[ResourceTemplate]:
         key = (id(workbench), "templates")
-        found: list[ResourceTemplate] = self._cached(key, workbench.resource_templates, [])
+        found: list[ResourceTemplate] = self._cached(
+            key, lambda: list(workbench.resource_templates()), []
+        )
         return [t for t in found if server is None or t.server == server]
 
     def prompt_names(self, workbench: Workbench, server: str | None = None) -> list[str]:

@@ -17,6 +17,8 @@ def test_resources_of_every_server(mcp: Mcp) -> None:
     value, captured = mcp("resources")
     assert value is None
     [bundle] = bundles(captured)
+    # The table, not IPython's way of printing a list (the listing is no list subclass).
+    assert bundle["text/plain"].startswith("2 resources from 1 server")
     assert "demo://guide" in bundle["text/plain"] and "demo://chart.png" in bundle["text/plain"]
     assert "demo://numbers/{n}" not in bundle["text/plain"]
 
