@@ -218,7 +218,10 @@ def test_prompt_arguments_are_checked_before_the_round_trip(
 def test_what_a_server_lacks_is_a_one_line_error(demo: Workbench) -> None:
     attempts: list[tuple[Callable[[], object], str]] = [
         (lambda: demo.subscribe_resource("demo://guide"), "does not offer resource subscr"),
-        (lambda: demo.set_server_log_level("demo", "debug"), "logging/setLevel"),
+        (
+            lambda: demo.set_server_log_level("demo", "debug"),
+            "2026-07-28, which has no logging/set",
+        ),
     ]
     for attempt, words in attempts:
         with pytest.raises(RequestFailedError, match=words) as raised:

@@ -262,6 +262,12 @@ class Connection:
             ) from None
 
     @property
+    def protocol_version(self) -> str | None:
+        """The MCP version agreed at the handshake (``2025-11-25``, ``2026-07-28``...)."""
+        version = getattr(self._client, "protocol_version", None) if self._client else None
+        return str(version) if version else None
+
+    @property
     def capabilities(self) -> dict[str, Any]:
         """What the server said it can do at the handshake (``resources``, ``prompts``,
         ``completions``, ``logging``...), as plain JSON; empty when unknown."""

@@ -19,6 +19,8 @@ from workbench.mcp.connection import Connection
 from workbench.mcp.quiet import quiet_handshake_era_requests
 from workbench.tools.schema import ErrorKind, Observation
 
+SESSIONLESS = "2026-07-28"
+"""The first MCP version without sessions: no logging/setLevel, no resources/subscribe."""
 MAX_PAGES = 100
 """Pages followed when every item is asked for: a server whose cursors never end stops here."""
 
@@ -195,6 +197,13 @@ async def roots_changed(connection: Connection) -> None:
 async def set_log_level(connection: Connection, level: str) -> None:
     """Ask the server to send log messages at ``level`` and above (``logging/setLevel``)."""
     _check(connection, "logging", "log level setting")
+    version = connection.protocol_version
+    if version is not None and version >= SESSIONLESS:
+        raise RequestFailedError(
+            f"{connection.name!r} speaks MCP {version}, which has no logging/setLevel (a "
+            f"server keeps no level per session). wb.log_level = {level!r} chooses which of "
+            "the log messages it sends are shown."
+        )
 
     async def send(client: Any) -> Any:
         quiet_handshake_era_requests()  # again: a test's warning filters are its own
