@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from workbench.errors import (
     ConnectionWarning,
     UnknownServerError,
 )
+from workbench.mcp import quiet
 from workbench.mcp.demo import build_demo_server
 from workbench.session import Workbench
 
@@ -122,3 +125,17 @@ def test_f8_a_refused_entry_keeps_a_working_connection_of_that_name(
     [info] = wb.servers()
     assert (info.name, info.status) == ("calc", "connected")
     assert wb.call("calc.add", {"a": 1, "b": 2}).structured_content == {"result": 3.0}
+
+
+def test_a_new_server_starts_with_an_empty_library_log(wb: Workbench) -> None:
+    """What the libraries logged about an earlier server of the same name is not shown as
+    the new one's (it made a fresh demo look warned in the Servers tab)."""
+
+    def log_for_an_earlier_demo() -> None:
+        quiet.working_for("demo")
+        logging.getLogger("mcp.client").error("an earlier demo's trouble")
+
+    contextvars.copy_context().run(log_for_an_earlier_demo)
+    assert "an earlier demo's trouble" in str(quiet.recent("demo"))
+    wb.connect("demo")
+    assert "an earlier demo's trouble" not in str(wb.server_log("demo"))

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from workbench.registry.search import SearchResults
 
 DESCRIPTION_WIDTH = 80
-WHOLE_WIDTH = 40
+WHOLE_WIDTH = 64
 
 
 class ServerRow(Protocol):

@@ -135,6 +135,10 @@ class ConnectionManager:
         """
         self._refused.pop(spec.name, None)
         old = self._connections.get(spec.name)
+        if old is None:
+            # A new server of that name starts with an empty library log: what an earlier
+            # server of the same name (another Workbench, a disconnected one) left is not its.
+            quiet.forget(spec.name)
         connection = Connection(
             spec,
             on_tools=self.registry.set_tools,
