@@ -5,12 +5,14 @@ language model's reply (sampling). ``mcp/answers.py`` decides where the question
 the kernel's main thread is free (an awaited call, a widget call) a panel
 (``asking_panels.py``) is shown where the call was made and a worker thread waits for a
 click, or for the timeout, which declines; while a sync call blocks the main thread,
-``input()`` asks instead (``asking_text.py``). The kernel installs one on its Workbench, so
-this module stays cheap to import: ipywidgets load with the first panel.
+``input()`` asks instead (``asking_text.py``). Signing in to a server (OAuth) is asked the
+same two ways (``sign_in_panel.py``, ``sign_in_text.py``). The kernel installs one on its
+Workbench, so this module stays cheap to import: ipywidgets load with the first panel.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -21,6 +23,7 @@ from workbench.features.asking import (
     SamplingRequest,
 )
 from workbench.widgets.asking_text import TextAsker
+from workbench.widgets.sign_in_text import sign_in_text
 
 if TYPE_CHECKING:
     from workbench.widgets.asking_panels import Panel
@@ -62,6 +65,22 @@ class NotebookAsker:
 
     def sample_text(self, request: SamplingRequest) -> SamplingReply | None:
         return self.text.sample(request)
+
+    def sign_in_form(
+        self, server: str, url: str, listening: bool, done: threading.Event, timeout: float
+    ) -> str | None:
+        """Show the sign-in link and a box for the address the browser ended on; the pasted
+        address, or None when ``done`` is set (the listener caught it) or at the timeout."""
+        from workbench.widgets.sign_in_panel import SignInPanel
+
+        panel = SignInPanel(server, url, listening=listening)
+        self.asked.append(panel)
+        self._show(panel.widget)
+        return panel.wait_for(done, timeout)
+
+    def sign_in_text(self, server: str, url: str, paste: bool) -> str | None:
+        """Print the link; with ``paste``, ask (hidden) for the address the browser ended on."""
+        return sign_in_text(server, url, paste, self.text.ask_secret, self.text.say)
 
     def handlers(
         self, timeout: Callable[[], float]
