@@ -10,6 +10,8 @@ One ``ClientAnswers`` per Workbench, shared by its connections. Who answers, fir
    in the main thread when a sync call blocks it;
 4. nobody (a script): elicitation is declined and sampling refused, with a warning saying
    which handler to set.
+A sign-in link of an OAuth server goes the same way (``wb.on_sign_in(fn)``, then the
+person, then a printed link): see ``oauth/routing.py``.
 Sync handlers run in a worker thread, never on the bridge loop; every wait for a person ends
 after ``timeout`` seconds, and a timeout declines.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import inspect
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +41,7 @@ from workbench.features.asking import (
     as_answer,
     as_reply,
 )
+from workbench.mcp.oauth.routing import SignInHandler, route_sign_in
 
 T = TypeVar("T")
 CALL_HANDLERS: contextvars.ContextVar[tuple[ElicitationHandler | None, SamplingHandler | None]] = (
@@ -62,6 +66,17 @@ class Asker(Protocol):
 
     def sample_text(self, request: SamplingRequest) -> SamplingReply | None:
         """Ask for the reply with ``input()`` in the main thread."""
+
+    def sign_in_form(
+        self, server: str, url: str, listening: bool, done: threading.Event, timeout: float
+    ) -> str | None:
+        """Show a sign-in link and a paste box in the calling cell (in a worker thread);
+        the pasted redirect URL, or None once ``done`` is set (the local listener caught
+        the redirect) or at timeout."""
+
+    def sign_in_text(self, server: str, url: str, paste: bool) -> str | None:
+        """Print the link in the main thread; with ``paste``, ``input()`` the redirect
+        URL, else return None at once (the local listener catches it)."""
 
 
 class MainThread(Protocol):
@@ -95,6 +110,7 @@ class ClientAnswers:
     def __init__(self, main_thread: MainThread, *, roots: list[str] | None = None) -> None:
         self.elicitation: ElicitationHandler | None = None
         self.sampling: SamplingHandler | None = None
+        self.sign_in_handler: SignInHandler | None = None
         self.asker: Asker | None = None
         self.timeout = ASK_TIMEOUT
         self.roots: list[str] = roots if roots is not None else [Path.cwd().as_uri()]
@@ -154,6 +170,18 @@ class ClientAnswers:
                 self._run_handler(lambda r: asker.sample_form(r, self.timeout), request, call)
             )
         return as_reply(reply)
+
+    # -- sign-in --------------------------------------------------------------------------
+
+    async def sign_in(
+        self, server: str, url: str, *, listening: bool, done: threading.Event, timeout: float
+    ) -> str | None:
+        """The redirect URL after signing in to ``server`` at ``url``, from the handler or
+        the person; None when the local listener is to catch it (``SignInRouter``)."""
+        return await route_sign_in(
+            self.sign_in_handler, self.asker, self._main_thread, server, url,
+            listening=listening, done=done, timeout=timeout,
+        )  # fmt: skip
 
     # -- internals ------------------------------------------------------------------------
 

@@ -129,7 +129,7 @@ class Connection:
         quiet_handshake_era_requests()
         try:
             self._client = self._make_client()
-            await asyncio.wait_for(self._client.__aenter__(), self.spec.connect_timeout)
+            await asyncio.wait_for(self._client.__aenter__(), self._start_limit())
             self.instructions = self._client.instructions
             await self.refresh_tools()
         except BaseException as error:
@@ -349,7 +349,10 @@ class Connection:
                 connection._announce(ServerChange(connection.name, "resource", uri))
 
         transport, self.stderr_log = make_transport(
-            self.spec, on_http_status=self._note_status, on_http_refusal=self._note_refusal
+            self.spec,
+            on_http_status=self._note_status,
+            on_http_refusal=self._note_refusal,
+            sign_in=self._answers,
         )
         answering: dict[str, Any] = {}
         if self._answers is not None:
@@ -363,6 +366,11 @@ class Connection:
             init_timeout=self.spec.connect_timeout,
             **answering,
         )
+
+    def _start_limit(self) -> float:
+        """Seconds to start: an OAuth sign-in gets its own time on top."""
+        oauth = self.spec.oauth
+        return self.spec.connect_timeout + (oauth.timeout if oauth is not None else 0.0)
 
     def _announce(self, change: ServerChange) -> None:
         if self._on_change is not None:

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from workbench.errors import ServerSpecError
+from workbench.errors import ConfigError, ServerSpecError
+from workbench.mcp.oauth.settings import OAuthSettings
 from workbench.names import DEMO_SERVER, check_new_server_name
 from workbench.secrets import (
     hidden_values,
@@ -63,6 +64,7 @@ class ServerSpec:
     inherit_env: bool = False
     shown: str | None = None
     secrets: tuple[str, ...] = ()
+    oauth: OAuthSettings | None = None
 
     def describe(self) -> str:
         """A short human description for tables: the command, the URL, or the server,
@@ -123,6 +125,7 @@ def server_spec(
     inherit_env: bool = False,
     shown: str | None = None,
     secrets: Sequence[str] = (),
+    oauth: object = None,
 ) -> ServerSpec:
     """A checked ServerSpec: a stdio ``command``, an HTTP ``url``, an in-process ``server``,
     or the demo server by its name. Raises a one-line ServerSpecError saying what is wrong.
@@ -159,6 +162,13 @@ def server_spec(
                           env=dict(env or {}), cwd=cwd, call_timeout=call_timeout,
                           connect_timeout=start_timeout, inherit_env=inherit_env,
                           shown=shown, secrets=tuple(secrets))  # fmt: skip
+    settings = _oauth_settings(oauth)
+    if settings is not None:
+        if url is None:
+            raise ServerSpecError("The oauth option applies to a URL server only.")
+        if token is not None:
+            raise ServerSpecError("Give token or oauth, not both: OAuth gets its own token.")
+        secrets = [*secrets, *settings.secrets()]
     if url is not None:
         if not url.startswith(("http://", "https://")):
             raise ServerSpecError(
@@ -168,7 +178,7 @@ def server_spec(
         _not_for("a URL", env=env, cwd=cwd, args=args, inherit_env=inherit_env)
         return ServerSpec(name, "http", url=url, headers=dict(headers or {}), token=token,
                           call_timeout=call_timeout, connect_timeout=start_timeout,
-                          shown=shown, secrets=tuple(secrets))  # fmt: skip
+                          shown=shown, secrets=tuple(secrets), oauth=settings)  # fmt: skip
     _not_for("an in-process server" if server is not None else "the demo server",
              env=env, cwd=cwd, args=args, headers=headers, token=token,
              inherit_env=inherit_env)  # fmt: skip
@@ -183,6 +193,16 @@ def server_spec(
         )
     return ServerSpec(name, "in-process", server=server, call_timeout=call_timeout,
                       connect_timeout=start_timeout)  # fmt: skip
+
+
+def _oauth_settings(value: object) -> OAuthSettings | None:
+    """The settings of ``oauth=``; None and False mean none."""
+    if value is None or value is False:
+        return None
+    try:
+        return OAuthSettings.from_value(value)
+    except ConfigError as error:
+        raise ServerSpecError(str(error)) from None
 
 
 def _not_for(kind: str, **given: object) -> None:

@@ -15,11 +15,14 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from workbench.mcp.failures import StderrTail
 from workbench.mcp.spec import ServerSpec
 from workbench.secrets import mask_text
+
+if TYPE_CHECKING:
+    from workbench.mcp.oauth.signin import SignInRouter
 
 STDERR_TAIL_LINES = 15
 
@@ -34,8 +37,12 @@ def make_transport(
     *,
     on_http_status: HttpStatusHook,
     on_http_refusal: HttpRefusalHook | None = None,
+    sign_in: SignInRouter | None = None,
 ) -> tuple[Any, Path | None]:
     """The transport for ``spec`` and, for stdio, the file its server's stderr goes to.
+
+    An OAuth server gets its provider as ``auth``; ``sign_in`` routes its authorization
+    URL (nobody's: the link is printed and only the local listener can finish it).
 
     Raises FileNotFoundError before starting anything when a stdio command is not on the
     child's PATH (the SDK would report it as a bare connection failure).
@@ -48,12 +55,20 @@ def make_transport(
         from fastmcp.client.transports import StreamableHttpTransport
 
         _mask_http_logs()
+        auth: Any = spec.token
+        mcp_only: str | None = None
+        if spec.oauth is not None:
+            from workbench.mcp.oauth.provider import build_auth
+            from workbench.mcp.oauth.routing import NOBODY
 
+            auth = build_auth(spec.name, spec.url or "", spec.oauth, sign_in or NOBODY)
+            mcp_only = spec.url
+        factory = http_client_factory(on_http_status, on_http_refusal, mcp_only=mcp_only)
         http = StreamableHttpTransport(
             spec.url or "",
             headers=dict(spec.headers),
-            auth=spec.token,
-            httpx_client_factory=cast(Any, http_client_factory(on_http_status, on_http_refusal)),
+            auth=auth,
+            httpx_client_factory=cast(Any, factory),
         )
         return http, None
     from fastmcp.client.transports import StdioTransport
@@ -72,12 +87,19 @@ def make_transport(
 
 
 def http_client_factory(
-    on_status: HttpStatusHook, on_refusal: HttpRefusalHook | None = None
+    on_status: HttpStatusHook,
+    on_refusal: HttpRefusalHook | None = None,
+    *,
+    mcp_only: str | None = None,
 ) -> Callable[..., Any]:
     """A factory of the SDK's HTTP client plus a hook reporting failed statuses: the SDK
     replaces an HTTP 401 or 404 with a bare JSON-RPC error, and people need the status.
     ``on_refusal`` also gets the server's own words (a restarted server's "No valid session
-    ID", which the SDK replaces with "Server returned an error response")."""
+    ID", which the SDK replaces with "Server returned an error response").
+
+    ``mcp_only`` (an OAuth server's URL): only that URL's statuses count, and not its 401,
+    which asks for the sign-in; the sign-in's own 401s and 404s (metadata looked for at
+    several addresses) would blame the wrong thing. The OAuth doctor explains those."""
 
     def make(**options: Any) -> Any:
         import httpx2
@@ -89,6 +111,11 @@ def http_client_factory(
         client = httpx2.AsyncClient(**options)
 
         async def note(response: Any) -> None:
+            if mcp_only is not None and (
+                response.status_code == 401
+                or str(response.request.url).rstrip("/") != mcp_only.rstrip("/")
+            ):
+                return
             if response.status_code >= 400:
                 on_status(response.status_code)
                 if on_refusal is not None:

@@ -41,6 +41,7 @@ from workbench.registry import Registry, ToolEntry, call_input
 from workbench.registry.proxy import ToolProxy
 from workbench.session.logs import LogCallback, ServerLogs
 from workbench.session.offerings import Offerings
+from workbench.session.signing import Signing
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import tool as make_tool
 from workbench.tools.schema import ErrorKind, Observation
@@ -65,7 +66,7 @@ class ToolChange:
     removed: list[str]
 
 
-class Workbench(ServerLogs, Offerings):
+class Workbench(ServerLogs, Offerings, Signing):
     """Connections to MCP servers, every tool in one registry, and a history of calls."""
 
     def __init__(self, *, log_level: str = "info") -> None:
@@ -112,6 +113,7 @@ class Workbench(ServerLogs, Offerings):
         connect_timeout: float | None = None,
         inherit_env: bool = False,
         shown: str | None = None,
+        oauth: object = None,
     ) -> ServerInfo:
         """Connect a server by name: a stdio ``command``, an HTTP ``url``, an in-process
         FastMCP ``server``, or ``"demo"`` (the embedded demo server).
@@ -122,12 +124,14 @@ class Workbench(ServerLogs, Offerings):
         gives it every variable, the kernel's tokens too (risky: only for servers you
         trust). ``shown`` is how tables and errors show the target, e.g. the URL as
         written with its ``${env:KEY}`` templates (their values are never printed).
+        ``oauth`` (True, a mapping or OAuthSettings) signs in to a URL server with OAuth
+        (see ``on_sign_in``; ``aconnect`` keeps the kernel's loop free meanwhile).
         Raises ConnectionFailedError saying why.
         """
         spec = server_spec(name, command=command, args=args, env=env, cwd=cwd, url=url,
                            headers=headers, token=token, server=server, timeout=timeout,
                            connect_timeout=connect_timeout, inherit_env=inherit_env,
-                           shown=shown)  # fmt: skip
+                           shown=shown, oauth=oauth)  # fmt: skip
         return self._run(self._manager.open(spec))
 
     def connect_config(
