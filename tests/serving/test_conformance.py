@@ -8,7 +8,7 @@ exactly APPLICABLE + NOT_YET + NOT_APPLICABLE, so a scenario a new suite version
 here until someone decides where it belongs.
 
 Served with `--no-auth`, on purpose and only here: the suite's server runner connects with
-`new StreamableHTTPClientTransport(new URL(url))` and cannot send a header (0.1.13 has no
+`new StreamableHTTPClientTransport(new URL(url))` and cannot send a header (0.1.16 has no
 option for one), so a bearer token would fail every scenario with 401. The token is tested
 with the Inspector (test_inspector.py). Without auth, dns-rebinding-protection tests the
 Host/Origin checks themselves, which is the case that scenario is about.
@@ -103,7 +103,7 @@ def suite_scenarios() -> list[str]:
         timeout=60,
         check=True,
     )
-    return re.findall(r"^\s+- (\S+)$", listed.stdout + listed.stderr, re.M)
+    return re.findall(r"^\s+- (\S+)(?: \[[^]]*\])?$", listed.stdout + listed.stderr, re.M)
 
 
 def run_scenario(url: str, scenario: str, workdir: Path) -> tuple[int, list[dict[str, Any]], str]:
