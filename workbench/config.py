@@ -3,7 +3,9 @@
 Formats: Claude Desktop / Cursor (``{"mcpServers": {...}}``) and VS Code
 (``{"servers": {...}}`` with ``type``, JSONC comments and trailing commas, ``envFile``).
 Strings may use ``${env:VAR}`` or ``${VAR}``. Each entry is judged alone: a bad one is a
-ConfigError naming it, and the caller lists it as failed while the others connect.
+ConfigError naming it, and the caller lists it as failed while the others connect. A URL
+entry may sign in with ``"oauth": true`` or an object of settings (camelCase keys, read by
+``OAuthSettings.from_value``; ``privateKeyFile`` is read here, relative to the file).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ConfigError, WorkbenchError
+from workbench.mcp.oauth.settings import OAuthSettings
 from workbench.mcp.spec import ServerSpec, server_spec
 
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -180,11 +183,14 @@ def _spec(
         if kind == "sse":
             raise ConfigError("the SSE transport is deprecated; use streamable HTTP")
         headers = _strings(entry, "headers", text)
+        oauth = _oauth(entry, base_dir, text)
         return server_spec(name, url=text("url", entry["url"]), headers=headers,
                            shown=str(entry["url"]), secrets=found, timeout=timeout,
-                           connect_timeout=connect_timeout)  # fmt: skip
+                           connect_timeout=connect_timeout, oauth=oauth)  # fmt: skip
     if "command" not in entry:
         raise ConfigError("it has neither a 'command' nor a 'url'")
+    if entry.get("oauth") not in (None, False):
+        raise ConfigError("oauth applies to a server with a 'url', not a command")
     args = entry.get("args") or []
     if not isinstance(args, list):
         hint = f"; write {args.split()!r}" if isinstance(args, str) else ""
@@ -214,6 +220,45 @@ def _strings(entry: Mapping[str, Any], key: str, text: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         raise ConfigError(f"{key} must be an object of names to strings, not {_kind(value)}")
     return {str(name): text(f"{key}.{name}", item) for name, item in value.items()}
+
+
+_KEY_FILE = ("privateKeyFile", "private_key_file")
+
+
+def _oauth(entry: Mapping[str, Any], base_dir: Path | None, text: Any) -> OAuthSettings | None:
+    """``"oauth": true | {...}``: strings expanded (their values kept secret), the key of
+    ``privateKeyFile`` read, the rest judged by ``OAuthSettings.from_value``."""
+    value = entry.get("oauth")
+    if value is None or value is False:
+        return None
+    if value is True:
+        return OAuthSettings()
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"oauth must be true or an object of settings, not {_kind(value)}")
+    settings: dict[str, Any] = {}
+    for key, item in value.items():
+        if key in _KEY_FILE:
+            settings["private_key"] = _key_file(text(f"oauth.{key}", item), base_dir)
+        elif isinstance(item, str):
+            settings[key] = text(f"oauth.{key}", item)
+        elif isinstance(item, list):
+            settings[key] = [text(f"oauth.{key}", part) for part in item]
+        else:
+            settings[key] = item
+    return OAuthSettings.from_value(settings)
+
+
+def _key_file(given: str, base_dir: Path | None) -> str:
+    """The PEM text of ``privateKeyFile``, relative to the config file's folder."""
+    path = Path(given).expanduser()
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise ConfigError(
+            f"oauth privateKeyFile {str(path)!r} cannot be read (missing, or not a PEM file)"
+        ) from None
 
 
 def _env_file(entry: Mapping[str, Any], base_dir: Path | None, text: Any) -> dict[str, str]:

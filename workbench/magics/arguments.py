@@ -66,6 +66,14 @@ def count(value: str) -> int:
     return number
 
 
+def port(value: str) -> int:
+    """An argparse type: a TCP port number (1-65535)."""
+    number = int(value)
+    if not 0 < number < 65536:
+        raise ArgumentTypeError(f"{value} is not a port number (1-65535)")
+    return number
+
+
 def parse_line(func: Callable[..., Any], line: str) -> Namespace:
     """Split a line into words (quotes group) and parse them with the function's parser."""
     return parse(func, [token.text for token in tokenize(line)])

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
 LINE = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?%mcp\s")
 """An ``%mcp`` line, maybe assigned (``obs = %mcp call ...``)."""
-SERVER_ARGUMENT = {"disconnect", "reconnect", "servers", "tools", "resources", "prompts"}
+SERVER_ARGUMENT = {
+    "disconnect", "reconnect", "logout", "servers", "tools", "resources", "prompts"
+}  # fmt: skip
 TAKES_VALUE = {"--server", "--limit", "--timeout", "--last", "--export", "--config", "--cursor"}
 KEY = re.compile(r"[A-Za-z_][\w-]*")
 """The name before ``=`` of an argument whose value is being typed."""
@@ -98,7 +100,7 @@ def candidates(
         return [*options, DEMO_SERVER] if not rest else options
     if name in SERVER_ARGUMENT:
         servers = _servers(workbench)
-        if name == "disconnect":  # it refuses the notebook server
+        if name in ("disconnect", "logout"):  # the notebook server: refused, never signed in
             servers = [server for server in servers if server != LOCAL_SERVER]
         tools = _tool_ids(workbench) if name == "tools" else []
         return [*options, *servers, *tools]

@@ -1,12 +1,17 @@
-"""``%mcp connect``: open a named connection (demo, stdio command, HTTP URL, config file)."""
+"""``%mcp connect``: open a named connection (demo, stdio command, HTTP URL, config file).
+
+An HTTP server may sign in with OAuth (``--oauth`` and its options): the options become the
+mapping ``Workbench.connect(oauth=...)`` checks (``OAuthSettings.from_value``), so the magic,
+Python and mcp.json entries share one set of rules and messages."""
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from workbench.magics.arguments import argument, magic_arguments, parse, seconds
+from workbench.magics.arguments import argument, magic_arguments, parse, port, seconds
 from workbench.magics.parsing import Token, fail, one_line, tokenize, usage_errors
 from workbench.magics.views import show, tool_table
 
@@ -19,6 +24,9 @@ if TYPE_CHECKING:
 USAGE = """\
 mcp connect demo
   %%mcp connect NAME URL [--header KEY=VALUE]... [--token TOKEN] [--timeout SECONDS]
+  %%mcp connect NAME URL --oauth [--client-id ID] [--client-secret SECRET] [--scope S]...
+      [--client-metadata-url URL] [--auth-method METHOD] [--client-credentials]
+      [--private-key-file PATH] [--issuer URL] [--callback-port N] [--paste] [--no-cache]
   %%mcp connect NAME [--env KEY=VALUE]... [--cwd DIR] [--inherit-env] [--timeout SECONDS]
       -- COMMAND [ARG ...]
   %%mcp connect --config FILE [NAME ...]"""
@@ -37,6 +45,7 @@ class Target:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     shown: str | None = None
+    oauth: dict[str, Any] | None = None
 
 
 @magic_arguments(name="mcp connect", usage=USAGE)
@@ -68,6 +77,54 @@ class Target:
 @argument(
     "--connect-timeout", type=seconds, metavar="SECONDS", help="How long starting may take (30 s)."
 )
+@argument(
+    "--oauth",
+    action="store_true",
+    help="Sign in with OAuth (an HTTP server): a Sign in button, or a link, appears.",
+)
+@argument("--client-id", metavar="ID", help="OAuth: a client registered beforehand.")
+@argument("--client-secret", metavar="SECRET", help="OAuth: its secret; may be ${env:VAR}.")
+@argument(
+    "--scope",
+    action="append",
+    default=[],
+    metavar="SCOPE",
+    help="OAuth: a scope to ask for (repeatable), besides those the server names.",
+)
+@argument("--client-metadata-url", metavar="URL", help="OAuth: the client's metadata document.")
+@argument(
+    "--auth-method",
+    metavar="METHOD",
+    help="OAuth: how the client proves itself at the token endpoint (client_secret_basic, "
+    "client_secret_post or none; default: what the server supports).",
+)
+@argument(
+    "--client-credentials",
+    action="store_true",
+    help="OAuth: no person signs in; the client's id and secret (or key) get the token.",
+)
+@argument(
+    "--private-key-file",
+    metavar="PATH",
+    help="OAuth client credentials: a PEM private key to sign with (private_key_jwt).",
+)
+@argument("--issuer", metavar="URL", help="OAuth: the authorization server's issuer.")
+@argument(
+    "--callback-port",
+    type=port,
+    metavar="N",
+    help="OAuth: the port of the one-shot listener on 127.0.0.1 (default: any free one).",
+)
+@argument(
+    "--paste",
+    action="store_true",
+    help="OAuth: paste the address the browser ended on (JupyterHub, Binder, a remote kernel).",
+)
+@argument(
+    "--no-cache",
+    action="store_true",
+    help="OAuth: keep the tokens in memory only, not in the user's data folder.",
+)
 def connect(state: KernelState, line: str) -> None:
     """Connect an MCP server by name and show its tools.
 
@@ -96,6 +153,7 @@ def connect(state: KernelState, line: str) -> None:
             connect_timeout=args.connect_timeout,
             inherit_env=args.inherit_env,
             shown=target.shown,
+            **({"oauth": target.oauth} if target.oauth is not None else {}),
         )
     show(tool_table(workbench, [info.name]))
 
@@ -132,7 +190,66 @@ def _target(args: Namespace, command: list[str]) -> Target:
         target.token = expand(args.token) if args.token is not None else None
         target.env = dict(_pair(pair, "--env") for pair in args.env)
         target.cwd = args.cwd
+        target.oauth = _oauth(args)
     return target
+
+
+OAUTH_OPTIONS = {
+    "client_id": "--client-id",
+    "client_secret": "--client-secret",
+    "scope": "--scope",
+    "client_metadata_url": "--client-metadata-url",
+    "auth_method": "--auth-method",
+    "client_credentials": "--client-credentials",
+    "private_key_file": "--private-key-file",
+    "issuer": "--issuer",
+    "callback_port": "--callback-port",
+    "paste": "--paste",
+    "no_cache": "--no-cache",
+}
+"""The OAuth options by their argparse names: they apply only with ``--oauth``."""
+
+
+def _oauth(args: Namespace) -> dict[str, Any] | None:
+    """The OAuth settings of the line, as the mapping ``Workbench.connect`` checks; None
+    without ``--oauth`` (and then no OAuth option may be given)."""
+    from workbench.config import expand
+
+    if not args.oauth:
+        given = [option for name, option in OAUTH_OPTIONS.items() if getattr(args, name)]
+        if given:
+            raise fail(f"%mcp connect: {given[0]} applies with --oauth.")
+        return None
+    if len(args.targets) < 2:
+        raise fail("%mcp connect: --oauth signs in to a server at a URL; give NAME URL.")
+    settings: dict[str, Any] = {
+        "client_id": args.client_id,
+        "client_secret": expand(args.client_secret) if args.client_secret is not None else None,
+        "scopes": [scope for words in args.scope for scope in words.split()],
+        "client_metadata_url": args.client_metadata_url,
+        "token_endpoint_auth_method": args.auth_method,
+        "grant": "client_credentials" if args.client_credentials else None,
+        "private_key": _private_key(args.private_key_file),
+        "issuer": args.issuer,
+        "callback_port": args.callback_port,
+        "sign_in": "paste" if args.paste else None,
+        "cache": False if args.no_cache else None,
+    }
+    return {key: value for key, value in settings.items() if value not in (None, [])}
+
+
+def _private_key(path: str | None) -> str | None:
+    """The PEM text of ``--private-key-file`` (a secret: never echoed, not even in errors)."""
+    if path is None:
+        return None
+    file = Path(path).expanduser()
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise fail(
+            f"%mcp connect: --private-key-file {one_line(str(file))!r} cannot be read "
+            "(missing, or not a PEM text file)."
+        ) from None
 
 
 def _pair(text: str, option: str) -> tuple[str, str]:
@@ -158,6 +275,8 @@ def _connect_config(state: KernelState, args: Namespace, command: list[str]) -> 
     given = {"--header": args.header, "--token": args.token, "--env": args.env,
              "--cwd": args.cwd, "--timeout": args.timeout,
              "--connect-timeout": args.connect_timeout, "--inherit-env": args.inherit_env,
+             "--oauth": args.oauth,
+             **{option: getattr(args, name) for name, option in OAUTH_OPTIONS.items()},
              "--": command}  # fmt: skip
     clash = [option for option, value in given.items() if value]
     if clash:
