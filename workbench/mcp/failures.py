@@ -60,6 +60,12 @@ def explain_connect_failure(
             f"{where}: it did not finish starting within {spec.connect_timeout:g} s. "
             "Pass a larger timeout if it is slow to start."
         ) + tail
+    if spec.oauth is not None:
+        from workbench.mcp.oauth.doctor import oauth_reason
+
+        why = oauth_reason(spec.url or "", spec.oauth, error_chain(error))
+        if why:
+            return f"{where}: {spec.redact(why)}"
     http = http_reason(error, http_status)
     if http:
         return f"{where}: {http}"

@@ -13,6 +13,7 @@ from typing import Any
 import anyio
 
 STARTUP_LIMIT = 10.0
+STOP_LIMIT = 5.0
 
 
 class Listener:
@@ -41,12 +42,15 @@ async def listening(host: str, port: int, server_url: str) -> AsyncIterator[List
         port=port, host=host, server_url=server_url, result_container=result, result_ready=ready
     )
     failed: list[BaseException] = []
+    stopped = anyio.Event()
 
     async def serve() -> None:
         try:
             await server.serve()
         except (SystemExit, OSError) as error:  # uvicorn exits when it cannot bind
             failed.append(error)
+        finally:
+            stopped.set()
 
     async with anyio.create_task_group() as group:
         group.start_soon(serve)
@@ -57,9 +61,13 @@ async def listening(host: str, port: int, server_url: str) -> AsyncIterator[List
             server.should_exit = True
             raise OSError(
                 f"the sign-in listener could not start on http://{host}:{port}; is the port "
-                "already in use? Give another callback_port, or sign in with paste."
+                "already in use? Give another callback_port, or sign in with paste"
             )
         try:
             yield Listener(result, ready)
         finally:
+            # Let it close its socket: a cancelled server keeps the port (even when the
+            # block ends with an error, which would cancel it).
             server.should_exit = True
+            with anyio.CancelScope(shield=True), anyio.move_on_after(STOP_LIMIT):
+                await stopped.wait()

@@ -51,6 +51,19 @@ class NotebookOAuth(OAuth):
         self.router = router
         self._authorization_url: str | None = None
 
+    async def _initialize(self) -> None:
+        """A registration cached by an earlier kernel names that kernel's redirect port:
+        listen there again (the server refuses any other redirect URI for that client)."""
+        await super()._initialize()
+        info = self.context.client_info
+        if info is None or self._static_client_info is not None or self.settings.callback_port:
+            return
+        for uri in info.redirect_uris or []:
+            if uri.host in (CALLBACK_HOST, "localhost") and uri.port:
+                self.redirect_port = uri.port
+                self.context.client_metadata.redirect_uris = [uri]
+                return
+
     async def _perform_authorization(self) -> Any:
         """The configured scopes join the server's (the SDK replaces them with the
         challenged ones), and a pre-registered secret goes the way the server takes."""

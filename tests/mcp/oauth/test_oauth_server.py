@@ -1,0 +1,258 @@
+"""OAuth against a real FastMCP server guarded by FastMCP's in-memory OAuth server on
+127.0.0.1 (dynamic registration, an /authorize that approves at once): sign-in by a pasted
+URL and by the local listener, the token cache, logout, refresh, a sign-in that never
+completes, and no token anywhere it could be shown.
+
+The person is a headless stand-in: it GETs the authorization URL without following the
+redirect and either returns the Location (the pasted URL) or GETs it itself, as a browser
+would, so the local listener catches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+
+from workbench.errors import ConnectionFailedError
+from workbench.mcp.oauth.tokens import forget
+from workbench.session import Workbench
+
+SERVER = Path(__file__).with_name("guarded_server.py")
+
+
+def unused_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(ttl: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    port = unused_port()
+    command = [sys.executable, str(SERVER), str(port), *([str(ttl)] if ttl else [])]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/.well-known/oauth-authorization-server")
+            return process, f"http://127.0.0.1:{port}/mcp"
+        except httpx.TransportError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail("the guarded server did not start")
+            time.sleep(0.05)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    process, address = start()
+    try:
+        yield address
+    finally:
+        stop(process)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh cache folder; and tokens kept in memory (cache=False) forgotten after."""
+    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
+    for name in ("JUPYTERHUB_SERVICE_PREFIX", "BINDER_SERVICE_HOST", "BINDER_REQUEST"):
+        monkeypatch.delenv(name, raising=False)
+    yield tmp_path / "data"
+    forget(url)
+
+
+class Person:
+    """The headless stand-in for someone signing in with a browser."""
+
+    def __init__(self, *, via_listener: bool = False) -> None:
+        self.via_listener = via_listener
+        self.seen: list[str] = []
+        self.landed: list[str] = []
+        self.listening_during_sign_in: list[bool] = []
+
+    def __call__(self, authorization_url: str) -> str | None:
+        self.seen.append(authorization_url)
+        redirect = parse_qs(urlsplit(authorization_url).query)["redirect_uri"][0]
+        self.listening_during_sign_in.append(_accepts(redirect))
+        response = httpx.get(authorization_url, follow_redirects=False)
+        assert response.status_code == 302, response.text
+        location = response.headers["location"]
+        self.landed.append(location)
+        if not self.via_listener:
+            return location
+        assert httpx.get(location).status_code == 200  # the listener's page
+        return None
+
+
+def _accepts(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def cached_tokens(data_dir: Path) -> dict[str, Any]:
+    (token_file,) = [
+        path for path in (data_dir / "oauth").rglob("*_tokens-*.json") if path.is_file()
+    ]
+    stored = json.loads(token_file.read_text())
+    return dict(stored["value"]) if "value" in stored else stored
+
+
+def test_pasted_redirect_signs_in_lists_and_calls(url: str, data_dir: Path) -> None:
+    person = Person()
+    with Workbench() as wb:
+        wb.on_sign_in(person)
+        info = wb.connect("guarded", url=url, oauth={"sign_in": "paste"})
+        assert info.status == "connected" and info.tool_count == 1
+        assert wb.call("guarded.add", {"a": 2, "b": 3}).text == "5"
+    assert len(person.seen) == 1
+    assert person.listening_during_sign_in == [False]  # paste mode: nothing listened
+
+
+def test_token_cache_is_private_and_a_second_workbench_needs_no_sign_in(
+    url: str, data_dir: Path
+) -> None:
+    person = Person()
+    with Workbench() as wb:
+        wb.on_sign_in(person)
+        wb.connect("guarded", url=url, oauth=True)
+    root = data_dir / "oauth"
+    assert root.stat().st_mode & 0o777 == 0o700
+    files = [path for path in root.rglob("*") if path.is_file()]
+    assert files and all(path.stat().st_mode & 0o777 == 0o600 for path in files)
+    assert cached_tokens(data_dir)["access_token"]
+
+    again = Person()
+    with Workbench() as wb:
+        wb.on_sign_in(again)
+        wb.connect("guarded", url=url, oauth=True)
+        assert wb.call("guarded.add", {"a": 1, "b": 1}).text == "2"
+        assert again.seen == []  # the cached token was used
+
+        assert wb.logout("guarded") is True
+        assert not [path for path in root.rglob("*") if path.is_file()]  # all forgotten
+        assert wb.servers()[0].status == "closed"
+        wb.reconnect("guarded")
+        assert len(again.seen) == 1  # logged out: signed in again
+        assert wb.logout("guarded") is True
+
+
+def test_the_local_listener_catches_the_browser_redirect(url: str) -> None:
+    person = Person(via_listener=True)
+    with Workbench() as wb:
+        wb.on_sign_in(person)
+        wb.connect("guarded", url=url, oauth={"sign_in": "local", "cache": False})
+        assert wb.call("guarded.add", {"a": 4, "b": 4}).text == "8"
+    assert person.listening_during_sign_in == [True]
+    redirect = parse_qs(urlsplit(person.seen[0]).query)["redirect_uri"][0]
+    assert not _accepts(redirect)  # one-shot: the port is free again
+
+
+def test_aconnect_signs_in_while_the_callers_loop_runs(url: str) -> None:
+    ticks: list[float] = []
+
+    async def person(authorization_url: str) -> str:
+        async with httpx.AsyncClient() as http:
+            response = await http.get(authorization_url, follow_redirects=False)
+        await asyncio.sleep(0.3)
+        return str(response.headers["location"])
+
+    async def main(wb: Workbench) -> str:
+        async def tick() -> None:
+            while True:
+                ticks.append(time.monotonic())
+                await asyncio.sleep(0.05)
+
+        ticker = asyncio.create_task(tick())
+        info = await wb.aconnect("guarded", url=url, oauth={"cache": False})
+        ticker.cancel()
+        return info.status
+
+    with Workbench() as wb:
+        wb.on_sign_in(person)
+        assert asyncio.run(main(wb)) == "connected"
+    assert len(ticks) >= 5  # the loop ran during the sign-in
+
+
+def test_an_expired_access_token_is_refreshed_without_signing_in(data_dir: Path) -> None:
+    process, address = start(ttl=2)
+    try:
+        person = Person()
+        with Workbench() as wb:
+            wb.on_sign_in(person)
+            wb.connect("short", url=address, oauth=True)
+            first = cached_tokens(data_dir)["access_token"]
+            time.sleep(3)
+            assert wb.call("short.add", {"a": 1, "b": 2}).text == "3"
+            assert cached_tokens(data_dir)["access_token"] != first
+        assert len(person.seen) == 1
+    finally:
+        stop(process)
+
+
+def test_a_sign_in_that_never_completes_times_out_saying_so(url: str) -> None:
+    seen: list[str] = []
+    with Workbench() as wb:
+        wb.on_sign_in(lambda u: seen.append(u))  # nobody ever opens the link
+        started = time.monotonic()
+        with pytest.raises(ConnectionFailedError) as caught:
+            wb.connect("guarded", url=url, oauth={"timeout": 2, "cache": False})
+        assert time.monotonic() - started < 15
+        message = str(caught.value)
+        assert "sign-in not completed within 2 s" in message
+        assert "HTTP" not in message  # not blamed on the sign-in's own 401
+        assert wb.servers()[0].last_error == message
+    assert len(seen) == 1
+
+
+def test_no_token_is_shown_anywhere(
+    url: str, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    person = Person()
+    with Workbench() as wb:
+        wb.on_sign_in(person)
+        wb.connect("guarded", url=url, oauth=True)
+        wb.call("guarded.add", {"a": 1, "b": 1})
+        tokens = cached_tokens(data_dir)
+        code = parse_qs(urlsplit(person.landed[0]).query)["code"][0]
+        planted = [tokens["access_token"], tokens.get("refresh_token") or "", code]
+        connection = wb._manager.get("guarded")
+        shown = [
+            repr(connection.spec),
+            connection.spec.describe(),
+            repr(wb.servers()),
+            repr(wb),
+            repr(list(wb.history)),
+            repr(wb.server_log("guarded")),
+            repr(wb.registry.get("guarded.add")),
+        ]
+        print(wb.servers(), list(wb.history))
+    out = capsys.readouterr()
+    shown += [out.out, out.err]
+    for secret in filter(None, planted):
+        assert len(secret) > 8
+        for text in shown:
+            assert secret not in text
