@@ -1,8 +1,8 @@
 """``%mcp logout NAME``: the cached OAuth tokens of a server removed, in one line.
 
-The server is signed in to at a closed port on 127.0.0.1 with the token cache in a test
-folder (``WORKBENCH_DATA_DIR``): the connection fails, but its cache folder is made with
-owner-only permissions, and logout removes it.
+The token cache is in a test folder (``WORKBENCH_DATA_DIR``). A closed port on 127.0.0.1
+gives a failed connection whose cache folder is made with owner-only permissions; a real
+OAuth-protected server (``tests/widgets/guarded.py``) gives cached tokens logout removes.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
+from tests.magics.magic_output import shown
+from tests.widgets.guarded import ended_on, guarded_server
 from workbench.kernel import KernelState
 
 Mcp = Callable[[str], Any]
@@ -75,3 +77,34 @@ def test_logout_is_listed_and_completes_server_names(
         found = {c.text for c in ip.Completer.completions("%mcp logout ", 12)}
     servers = {info.name for info in state.workbench.servers()} - {"notebook"}
     assert found == servers and "demo" in found
+
+
+def test_signed_in_connect_call_logout_and_sign_in_again(
+    mcp: Mcp, state: KernelState, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against a real OAuth-protected server: the sign-in link answered as a browser would
+    (``wb.on_sign_in``), the tokens cached, then removed by logout, so reconnecting asks
+    again."""
+    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path))
+    links: list[str] = []
+
+    def sign_in(url: str) -> str:
+        links.append(url)
+        return ended_on(url)
+
+    wb = state.workbench
+    wb.on_sign_in(sign_in)
+    try:
+        with guarded_server() as url:
+            _, captured = mcp(f"connect guarded {url} --oauth --paste")
+            assert "guarded.add" in shown(captured) and len(links) == 1
+            assert mcp("call guarded.add a=2 b=2")[0].text == "4"
+            mcp("reconnect guarded")
+            assert len(links) == 1  # the cached tokens were used
+            _, captured = mcp("logout guarded")
+            assert captured.stdout.startswith("Signed out of guarded: its cached tokens")
+            mcp("reconnect guarded")
+            assert len(links) == 2
+    finally:
+        wb.on_sign_in(None)
+        mcp("disconnect guarded")

@@ -1,0 +1,71 @@
+"""A real OAuth-protected server for the sign-in tests of the widgets and the magics, and the
+headless stand-in for the person's browser.
+
+The server is ``tests/mcp/oauth/guarded_server.py``: FastMCP behind FastMCP's in-memory
+OAuth server on 127.0.0.1 (dynamic registration, an /authorize that approves at once). The
+browser GETs the authorization URL without following the redirect: the Location is the
+address a browser would end on (``code=...&state=...``), which a person pastes, or which
+the browser itself visits so the kernel's one-shot listener catches it.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+SERVER = Path(__file__).resolve().parent.parent / "mcp" / "oauth" / "guarded_server.py"
+
+
+def _unused_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def guarded_server() -> Iterator[str]:
+    """Start the guarded server; its MCP URL. Stopped after."""
+    port = _unused_port()
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/.well-known/oauth-authorization-server")
+                break
+            except httpx.TransportError:
+                assert process.poll() is None, "the guarded server exited"
+                assert time.monotonic() < deadline, "the guarded server did not start"
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+def ended_on(authorization_url: str) -> str:
+    """Where a browser that signed in ends: the authorization server's redirect."""
+    response = httpx.get(authorization_url, follow_redirects=False, timeout=10)
+    assert response.status_code in (302, 303, 307), response.status_code
+    return str(response.headers["location"])
+
+
+def come_back(authorization_url: str) -> None:
+    """A browser on the kernel's machine: it follows the redirect to the local listener."""
+    response = httpx.get(ended_on(authorization_url), timeout=10)
+    assert response.status_code == 200, response.status_code
