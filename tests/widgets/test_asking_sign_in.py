@@ -21,6 +21,7 @@ from workbench.widgets.sign_in_text import (
     LISTENING_NOTE,
     PASTE_NOTE,
     PASTE_PROMPT,
+    SignInLink,
     redirect_problem,
     shorten,
 )
@@ -142,6 +143,7 @@ class Typist:
         self.prompts: list[str] = []
         self.secret_prompts: list[str] = []
         self.said: list[str] = []
+        self.shown: list[Any] = []
 
     def ask(self, prompt: str) -> str:
         self.prompts.append(prompt)
@@ -158,22 +160,28 @@ class Typist:
 
     def asker(self) -> NotebookAsker:
         text = TextAsker(ask=self.ask, ask_secret=self.ask_secret, say=self.said.append)
-        return NotebookAsker(show=lambda widget: None, text=text)
+        return NotebookAsker(show=self.shown.append, text=text)
 
 
-def test_typed_sign_in_prints_the_link_and_takes_the_address_hidden() -> None:
+def test_typed_sign_in_shows_the_link_and_takes_the_address_hidden() -> None:
     typist = Typist(REDIRECT)
     assert typist.asker().sign_in_text("docs", AUTHORIZE, True) == REDIRECT
-    assert typist.said[0] == f"Sign in to docs: open this link in your browser:\n{AUTHORIZE}"
+    # Plain output, no widget: it reaches the cell while a sync call blocks the kernel.
+    assert typist.shown == [SignInLink("docs", AUTHORIZE)]
+    link = typist.shown[0]
+    assert repr(link) == f"Sign in to docs: open this link in your browser:\n{AUTHORIZE}"
+    escaped = AUTHORIZE.replace("&", "&amp;")
+    assert f'class="wb-sign-in" href="{escaped}" target="_blank"' in link._repr_html_()
+    assert ">Sign in to docs</a>" in link._repr_html_()
     # A hidden prompt: ipykernel would save an input() answer, code and all, in the notebook.
     assert typist.secret_prompts == [PASTE_PROMPT] and typist.prompts == []
     assert "ONE-TIME-CODE" not in "\n".join(typist.said)
 
 
-def test_typed_sign_in_without_paste_only_prints_the_link() -> None:
+def test_typed_sign_in_without_paste_only_shows_the_link() -> None:
     typist = Typist(REDIRECT)
     assert typist.asker().sign_in_text("docs", AUTHORIZE, False) is None
-    assert typist.secret_prompts == [] and AUTHORIZE in typist.said[0]
+    assert typist.secret_prompts == [] and typist.shown == [SignInLink("docs", AUTHORIZE)]
 
 
 def test_typed_sign_in_empty_no_input_or_wrong_twice_is_none() -> None:

@@ -3,7 +3,8 @@
 The server runs on 127.0.0.1 (``guarded.py``) and the person's browser is a headless
 stand-in. Awaited (``aconnect``: the kernel's loop stays free), the panel is shown in the
 cell and either the pasted address or the local listener completes the sign-in. A sync
-``connect`` blocks the main thread, so the link is printed and the address asked there.
+``connect`` blocks the main thread, so the link is shown as plain output and the address
+asked there.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from workbench.session import Workbench
 from workbench.widgets.asking import NotebookAsker
 from workbench.widgets.asking_text import TextAsker
 from workbench.widgets.sign_in_panel import SignInPanel
+from workbench.widgets.sign_in_text import SignInLink
 
 
 @pytest.fixture(scope="module")
@@ -91,20 +93,21 @@ def test_an_awaited_connection_signs_in_through_the_panel(
 def test_a_sync_connection_prints_the_link_and_takes_the_pasted_address(url: str) -> None:
     said: list[str] = []
     prompts: list[str] = []
+    shown: list[Any] = []
 
     def ask_secret(prompt: str) -> str:
-        """The person reads the printed link, signs in, and pastes where the browser ended."""
+        """The person clicks the link shown, signs in, and pastes where the browser ended."""
         prompts.append(prompt)
-        link = said[-1].splitlines()[-1]
-        return ended_on(link)
+        [link] = shown
+        assert isinstance(link, SignInLink)
+        return ended_on(link.url)
 
     text = TextAsker(ask=lambda prompt: "", ask_secret=ask_secret, say=said.append)
-    asker = NotebookAsker(show=lambda widget: None, text=text)
+    asker = NotebookAsker(show=shown.append, text=text)
     with Workbench() as wb:
         wb.ask_people_with(asker)
         info = wb.connect("guarded", url=url, oauth={"sign_in": "paste"})
         assert info.status == "connected" and asker.asked == []
-        assert said[0].startswith("Sign in to guarded: open this link in your browser:\n")
         assert prompts == ["Paste the address your browser ended on: "]
         assert said[-1] == "guarded: sign-in address received"
         assert not any("code=" in line for line in said)

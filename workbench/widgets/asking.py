@@ -23,7 +23,7 @@ from workbench.features.asking import (
     SamplingRequest,
 )
 from workbench.widgets.asking_text import TextAsker
-from workbench.widgets.sign_in_text import sign_in_text
+from workbench.widgets.sign_in_text import SignInLink, ask_for_redirect
 
 if TYPE_CHECKING:
     from workbench.widgets.asking_panels import Panel
@@ -79,8 +79,11 @@ class NotebookAsker:
         return panel.wait_for(done, timeout)
 
     def sign_in_text(self, server: str, url: str, paste: bool) -> str | None:
-        """Print the link; with ``paste``, ask (hidden) for the address the browser ended on."""
-        return sign_in_text(server, url, paste, self.text.ask_secret, self.text.say)
+        """Show the link (a button in a notebook, text in a terminal: plain output works
+        while a sync call blocks the kernel); with ``paste``, ask (hidden) for the address
+        the browser ended on."""
+        self._show(SignInLink(server, url))
+        return ask_for_redirect(server, paste, self.text.ask_secret, self.text.say)
 
     def handlers(
         self, timeout: Callable[[], float]

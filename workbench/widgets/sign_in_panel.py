@@ -18,34 +18,17 @@ import time
 import ipywidgets as widgets
 
 from workbench.display import markup
-from workbench.display.style import CSS_COLOR
 from workbench.widgets.asking_panels import Panel, _button
 from workbench.widgets.sign_in_text import (
     LISTENING_NOTE,
     PASTE_NOTE,
+    link_button,
     not_completed,
     redirect_problem,
-    shorten,
 )
 
 SLICE = 0.1
 """Seconds between looks at ``done`` while nobody has pasted anything."""
-
-
-def _link_button(server: str, url: str) -> str:
-    """An ``<a target=_blank>`` dressed as a primary button (a widget Button cannot open a
-    tab from the kernel), and the URL shortened beneath it, whole in its tooltip."""
-    style = (
-        f"display:inline-block;padding:6px 16px;border-radius:3px;font-size:14px;"
-        f"font-weight:600;text-decoration:none;color:white;background:{CSS_COLOR['accent']}"
-    )
-    href = markup.esc(url)
-    button = (
-        f'<a class="wb-sign-in" href="{href}" target="_blank" rel="noopener noreferrer" '
-        f'title="{href}" style="{style}">Sign in to {markup.esc(server)}</a>'
-    )
-    shown = f'<span title="{href}">{markup.span(shorten(url), tone="muted", mono=True)}</span>'
-    return markup.block(button) + markup.block(shown)
 
 
 class SignInPanel(Panel[str | None]):
@@ -69,7 +52,7 @@ class SignInPanel(Panel[str | None]):
         )
         self.done_button.tooltip = "Send the address your browser ended on"
         body = (
-            widgets.HTML(_link_button(server, url)),
+            widgets.HTML(link_button(server, url)),
             widgets.HTML(markup.block(markup.span(note, tone="muted"))),
             self.paste,
         )

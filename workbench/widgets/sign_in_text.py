@@ -4,16 +4,20 @@ The core (``mcp/oauth/``) makes the authorization URL; the person opens it, sign
 browser is sent back to a redirect address carrying a one-time code. When the browser runs on
 the kernel's machine a one-shot listener on 127.0.0.1 catches it; otherwise (JupyterHub,
 Binder, a remote kernel) the person pastes the address the browser ended on. While a sync
-call blocks the main thread no widget can be clicked, so ``sign_in_text`` prints the link and
+call blocks the main thread no widget can be clicked, but output still reaches the cell:
+``SignInLink`` is the link as a button (plain text in a terminal), and ``ask_for_redirect``
 asks with a hidden prompt (ipykernel would save an ``input()`` answer in the notebook).
 The pasted address holds a one-time code: it goes to the core, never shown or kept.
-Also the checks the panel (``sign_in_panel.py``) shares, without loading ipywidgets.
+Also the pieces the panel (``sign_in_panel.py``) shares, without loading ipywidgets.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
+from workbench.display import markup
+from workbench.display.style import CSS_COLOR
 from workbench.widgets.asking_text import Ask, Say
 
 SHOWN_URL = 64
@@ -50,10 +54,44 @@ def not_completed(timeout: float) -> str:
     return f"sign-in not completed within {timeout:g} s"
 
 
-def sign_in_text(server: str, url: str, paste: bool, ask: Ask, say: Say) -> str | None:
-    """The link as plain text; with ``paste``, the address the browser ended on, asked with
-    ``ask`` (a hidden prompt: it holds a one-time code). Empty or no input: None."""
-    say(f"Sign in to {server}: open this link in your browser:\n{url}")
+def link_button(server: str, url: str) -> str:
+    """An ``<a target=_blank>`` dressed as a primary button (a widget Button cannot open a
+    tab from the kernel), and the URL shortened beneath it, whole in its tooltip."""
+    style = (
+        f"display:inline-block;padding:6px 16px;border-radius:3px;font-size:14px;"
+        f"font-weight:600;text-decoration:none;color:white;background:{CSS_COLOR['accent']}"
+    )
+    href = markup.esc(url)
+    button = (
+        f'<a class="wb-sign-in" href="{href}" target="_blank" rel="noopener noreferrer" '
+        f'title="{href}" style="{style}">Sign in to {markup.esc(server)}</a>'
+    )
+    shown = f'<span title="{href}">{markup.span(shorten(url), tone="muted", mono=True)}</span>'
+    return markup.block(button) + markup.block(shown)
+
+
+def link_text(server: str, url: str) -> str:
+    return f"Sign in to {server}: open this link in your browser:\n{url}"
+
+
+@dataclass(frozen=True)
+class SignInLink:
+    """The sign-in link as output: a button in a notebook, the whole URL in a terminal.
+    Plain HTML, no widget: it shows while a sync call blocks the kernel."""
+
+    server: str
+    url: str
+
+    def _repr_html_(self) -> str:
+        return link_button(self.server, self.url)
+
+    def __repr__(self) -> str:
+        return link_text(self.server, self.url)
+
+
+def ask_for_redirect(server: str, paste: bool, ask: Ask, say: Say) -> str | None:
+    """With ``paste``, the address the browser ended on, asked with ``ask`` (a hidden
+    prompt: it holds a one-time code); empty or no input is None. Without: None at once."""
     if not paste:
         say("The sign-in finishes here by itself once your browser comes back.")
         return None
