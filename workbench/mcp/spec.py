@@ -142,6 +142,13 @@ def server_spec(
     check_new_server_name(name, settings_given=bool(given))
     if len(given) > 1:
         raise ServerSpecError(f"Give one of command, url or server, not {' and '.join(given)}.")
+    settings = _oauth_settings(oauth)
+    if settings is not None:
+        if url is None:
+            raise ServerSpecError("The oauth option applies to a URL server only.")
+        if token is not None:
+            raise ServerSpecError("Give token or oauth, not both: OAuth gets its own token.")
+        secrets = [*secrets, *settings.secrets()]
     call_timeout = _seconds("timeout", timeout, DEFAULT_CALL_TIMEOUT)
     start_timeout = _seconds("connect_timeout", connect_timeout, DEFAULT_CONNECT_TIMEOUT)
     for option, value in (("command", command), ("url", url)):
@@ -162,13 +169,6 @@ def server_spec(
                           env=dict(env or {}), cwd=cwd, call_timeout=call_timeout,
                           connect_timeout=start_timeout, inherit_env=inherit_env,
                           shown=shown, secrets=tuple(secrets))  # fmt: skip
-    settings = _oauth_settings(oauth)
-    if settings is not None:
-        if url is None:
-            raise ServerSpecError("The oauth option applies to a URL server only.")
-        if token is not None:
-            raise ServerSpecError("Give token or oauth, not both: OAuth gets its own token.")
-        secrets = [*secrets, *settings.secrets()]
     if url is not None:
         if not url.startswith(("http://", "https://")):
             raise ServerSpecError(

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 
 from fastmcp import FastMCP
-from fastmcp.server.auth.auth import ClientRegistrationOptions
 from fastmcp.server.auth.providers import in_memory
+from mcp.server.auth.settings import ClientRegistrationOptions
 
 
 def main() -> None:

@@ -107,7 +107,7 @@ class Person:
 def _accepts(url: str) -> bool:
     parts = urlsplit(url)
     try:
-        socket.create_connection((parts.hostname, parts.port), timeout=1).close()
+        socket.create_connection((parts.hostname, parts.port or 80), timeout=1).close()
         return True
     except OSError:
         return False
@@ -256,3 +256,16 @@ def test_no_token_is_shown_anywhere(
         assert len(secret) > 8
         for text in shown:
             assert secret not in text
+
+
+def test_after_a_sign_in_that_timed_out_the_next_one_succeeds(url: str) -> None:
+    """The failed attempt left a registration bound to its redirect port: the next sign-in
+    listens there again instead of being refused for another redirect URI."""
+    with Workbench() as wb:
+        wb.on_sign_in(lambda u: None)
+        with pytest.raises(ConnectionFailedError, match="sign-in not completed"):
+            wb.connect("guarded", url=url, oauth={"timeout": 1, "cache": False})
+        person = Person(via_listener=True)
+        wb.on_sign_in(person)
+        assert wb.reconnect("guarded").status == "connected"
+        assert len(person.seen) == 1

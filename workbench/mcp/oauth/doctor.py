@@ -47,7 +47,7 @@ def oauth_reason(url: str, settings: OAuthSettings, chain: Sequence[BaseExceptio
                 f"to be {expected}; the sign-in stopped there for safety. Ask the server's "
                 "operator to fix its metadata (or check the issuer setting)."
             )
-        if kind == "OAuthRegistrationError" or said.startswith("Registration failed"):
+        if kind == "OAuthRegistrationError" or "Registration failed" in said:
             return _registration(url, said)
         if kind == "ClientNotFoundError" or _code(said) in (
             "invalid_client",
@@ -80,8 +80,9 @@ def _registration(url: str, said: str) -> str:
         tried = ", ".join(well_known_addresses(url))
         return (
             f"no OAuth metadata or client registration was found for this server (looked "
-            f"at {tried} and /register). Check the URL; a server that takes a fixed token wants "
-            "token=... instead of oauth, and a pre-registered client gives client_id."
+            f"at {tried} and /register). Check the URL; a server that takes a fixed bearer "
+            "token wants the token option instead of oauth, and a pre-registered client "
+            "gives client_id."
         )
     return (
         f"the authorization server refused to register this client{_detail(said)}. Give a "

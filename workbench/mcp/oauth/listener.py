@@ -45,29 +45,35 @@ async def listening(host: str, port: int, server_url: str) -> AsyncIterator[List
     stopped = anyio.Event()
 
     async def serve() -> None:
+        # Shielded: a cancelled uvicorn keeps its port; it is always stopped by
+        # ``should_exit`` below instead, whatever ends the block.
         try:
-            await server.serve()
+            with anyio.CancelScope(shield=True):
+                await server.serve()
         except (SystemExit, OSError) as error:  # uvicorn exits when it cannot bind
             failed.append(error)
         finally:
             stopped.set()
 
+    raised: list[Exception] = []  # re-raised outside the task group, not as a group
     async with anyio.create_task_group() as group:
         group.start_soon(serve)
-        with anyio.move_on_after(STARTUP_LIMIT):
-            while not server.started and not failed:
-                await anyio.sleep(0.01)
-        if not server.started:
-            server.should_exit = True
-            raise OSError(
-                f"the sign-in listener could not start on http://{host}:{port}; is the port "
-                "already in use? Give another callback_port, or sign in with paste"
-            )
         try:
-            yield Listener(result, ready)
+            with anyio.move_on_after(STARTUP_LIMIT):
+                while not server.started and not failed:
+                    await anyio.sleep(0.01)
+            if server.started:
+                yield Listener(result, ready)
+        except Exception as error:
+            raised.append(error)
         finally:
-            # Let it close its socket: a cancelled server keeps the port (even when the
-            # block ends with an error, which would cancel it).
             server.should_exit = True
             with anyio.CancelScope(shield=True), anyio.move_on_after(STOP_LIMIT):
                 await stopped.wait()
+    if raised:
+        raise raised[0]
+    if not server.started:
+        raise OSError(
+            f"the sign-in listener could not start on http://{host}:{port}; is the port "
+            "already in use? Give another callback_port, or sign in with paste"
+        )

@@ -55,8 +55,8 @@ class NotebookOAuth(OAuth):
         """A registration cached by an earlier kernel names that kernel's redirect port:
         listen there again (the server refuses any other redirect URI for that client)."""
         await super()._initialize()
-        info = self.context.client_info
-        if info is None or self._static_client_info is not None or self.settings.callback_port:
+        info, static = self.context.client_info, getattr(self, "_static_client_info", None)
+        if info is None or static is not None or self.settings.callback_port:
             return
         for uri in info.redirect_uris or []:
             if uri.host in (CALLBACK_HOST, "localhost") and uri.port:

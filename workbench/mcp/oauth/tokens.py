@@ -75,8 +75,8 @@ def forget(url: str, root: Path | None = None) -> bool:
         for k in dropped:
             del _memory[k]
     folder = server_folder(url, root)
-    found = folder.exists()
-    if found:
+    found = folder.exists() and any(path.is_file() for path in folder.rglob("*"))
+    if folder.exists():
         shutil.rmtree(folder)
     return found or bool(dropped)
 
