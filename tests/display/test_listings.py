@@ -76,7 +76,9 @@ def test_next_cursor_says_how_to_ask_for_the_next_page() -> None:
         "%mcp resources ev --templates --cursor n1"
     ) in TemplateTable(templates).to_plain()
     prompts = PromptList([Prompt("ev", "p")], next_cursor="n2")
-    assert "More: wb.prompts('ev', cursor='n2')" in html.unescape(PromptTable(prompts).to_html())
+    assert "More: wb.prompts('ev', cursor='n2') or %mcp prompts ev --cursor n2" in html.unescape(
+        PromptTable(prompts).to_html()
+    )
     assert "More:" not in ResourceTable(ResourceList([Resource("ev", "demo://x", "x")])).to_plain()
 
 

@@ -119,6 +119,7 @@ class PromptTable(ListingTable):
     headers = ("server", "name", "arguments", "description")
     noun = "prompt"
     method = "prompts"
+    magic = "%mcp prompts {server} --cursor {cursor}"
 
     def __init__(self, prompts: Iterable[Prompt]) -> None:
         super().__init__(prompts)

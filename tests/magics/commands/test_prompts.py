@@ -30,3 +30,8 @@ def test_prompts_of_one_server(mcp: Mcp, everything: str) -> None:
 def test_an_unknown_server_is_a_one_line_usage_error(mcp: Mcp) -> None:
     with pytest.raises(UsageError, match=r"^No server named 'nope' \(connected: .*\)\.$"):
         mcp("prompts nope")
+
+
+def test_a_cursor_needs_a_server(mcp: Mcp) -> None:
+    with pytest.raises(UsageError, match=r"^%mcp prompts: --cursor pages through one server"):
+        mcp("prompts --cursor abc")
