@@ -269,3 +269,27 @@ def test_after_a_sign_in_that_timed_out_the_next_one_succeeds(url: str) -> None:
         wb.on_sign_in(person)
         assert wb.reconnect("guarded").status == "connected"
         assert len(person.seen) == 1
+
+
+def test_cancelling_aconnect_cancels_the_sign_in_and_frees_the_listener(url: str) -> None:
+    redirects: list[str] = []
+
+    def nobody_comes(authorization_url: str) -> None:
+        redirects.append(parse_qs(urlsplit(authorization_url).query)["redirect_uri"][0])
+
+    async def main(wb: Workbench) -> None:
+        task = asyncio.create_task(wb.aconnect("guarded", url=url, oauth={"cache": False}))
+        while not redirects:
+            await asyncio.sleep(0.05)
+        assert _accepts(redirects[0])  # listening, waiting for the browser
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    with Workbench() as wb:
+        wb.on_sign_in(nobody_comes)
+        asyncio.run(main(wb))
+        deadline = time.monotonic() + 5
+        while _accepts(redirects[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _accepts(redirects[0])
