@@ -133,7 +133,8 @@ def server_spec(
     ``inherit_env`` passes the kernel's whole environment to a stdio server (its tokens
     too: only for servers you trust). ``shown`` is the target as written, templates
     unexpanded; the values of the variables its templates name join ``secrets`` (see
-    ``ServerSpec``).
+    ``ServerSpec``). ``oauth`` (True, a mapping or OAuthSettings) signs in to a URL server
+    with OAuth; its client secret and private key join ``secrets`` too.
     """
     if shown is not None:
         secrets = [*secrets, *template_values(shown)]
