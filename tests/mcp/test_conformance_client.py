@@ -62,7 +62,7 @@ mock server has (scope-step-up only asks for more scope at that call)."""
 
 REFUSED = {
     "auth/resource-mismatch": "does not match",
-    "auth/scope-retry-limit": "403",
+    "auth/scope-retry-limit": "it asks for the scope",
 }
 """Auth scenarios passed by giving up: the suite checks the client does NOT go on (a protected
 resource naming another server; a server refusing every token it asked for), so the client

@@ -21,6 +21,7 @@ from workbench.mcp.failures import (
     innermost,
     is_connection_loss,
     is_stale_session,
+    refused_after_sign_in,
 )
 from workbench.mcp.spec import ServerSpec
 from workbench.tools.schema import ErrorKind
@@ -244,3 +245,12 @@ def test_the_module_stays_pure() -> None:
     loaded = modules_after("import workbench.mcp.failures")
     assert "workbench.mcp.failures" in loaded  # the check can see imports
     assert not loaded & {"fastmcp", "mcp", "httpx", "httpx2", "anyio"}
+
+
+def test_an_oauth_server_refusing_after_sign_in_names_the_scope_it_asks_for() -> None:
+    """Not "check the token or headers": the sign-in worked; a scope is missing."""
+    challenge = 'Bearer error="insufficient_scope", scope="mcp:admin", resource_metadata="x"'
+    said = refused_after_sign_in(challenge)
+    assert "HTTP 403: insufficient_scope" in said and "'mcp:admin'" in said
+    assert "--scope" in said and "token=" not in said
+    assert "not allowed" in refused_after_sign_in("")

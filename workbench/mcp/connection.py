@@ -138,6 +138,7 @@ class Connection:
                 error,
                 http_status=self._http_status,
                 stderr=read_stderr_tail(self.stderr_log),
+                said=self._refusal[1] if self._refusal else None,
             )
             self.status, self.last_error = Status.FAILED, message
             await self._drop_client()

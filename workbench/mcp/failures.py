@@ -9,6 +9,7 @@ importing the classes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +46,7 @@ def explain_connect_failure(
     *,
     http_status: int | None = None,
     stderr: StderrTail | None = None,
+    said: str | None = None,
 ) -> str:
     """Why opening ``spec`` failed, and what to do about it (never with a secret of it:
     the server's words and stderr are redacted with what the spec knows is secret)."""
@@ -66,6 +68,8 @@ def explain_connect_failure(
         why = oauth_reason(spec.url or "", spec.oauth, error_chain(error))
         if why:
             return f"{where}: {spec.redact(why)}"
+        if http_status == 403:
+            return f"{where}: {spec.redact(refused_after_sign_in(said or ''))}"
     http = http_reason(error, http_status)
     if http:
         return f"{where}: {http}"
@@ -98,6 +102,21 @@ def explain_call_failure(
             f"({innermost(error)}). The next call reconnects."
         ) + str(stderr or "")
     return ErrorKind.TOOL_ERROR, f"{server}.{tool}: {innermost(error)}"
+
+
+def refused_after_sign_in(challenge: str) -> str:
+    """An OAuth server that still says 403 once signed in: the scope it asks for (its
+    ``WWW-Authenticate`` challenge), which signing in again did not grant."""
+    kind = ": insufficient_scope" if "insufficient_scope" in challenge else ""
+    refused = f"signed in, but the server refused access (HTTP 403{kind})"
+    scope = re.search(r'scope="([^"]*)"', challenge)
+    if scope is None:
+        return f"{refused}. The account or client is not allowed to use this server."
+    return (
+        f"{refused}: it asks for the scope {scope.group(1)!r}, which signing in did not "
+        "grant. Ask for it with oauth={'scopes': [...]} (%mcp connect ... --oauth --scope S), "
+        "or sign in with an account allowed to use it."
+    )
 
 
 def http_reason(error: BaseException, seen_status: int | None = None) -> str | None:

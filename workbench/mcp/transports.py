@@ -119,7 +119,9 @@ def http_client_factory(
             if response.status_code >= 400:
                 on_status(response.status_code)
                 if on_refusal is not None:
-                    on_refusal(response.status_code, await _said(response))
+                    challenge = response.headers.get("www-authenticate", "")
+                    said = challenge if mcp_only and challenge else await _said(response)
+                    on_refusal(response.status_code, said)
 
         client.event_hooks["response"].append(note)
         return client
