@@ -19,6 +19,7 @@ from workbench.widgets.asking_text import TextAsker
 from workbench.widgets.sign_in_panel import SignInPanel
 from workbench.widgets.sign_in_text import (
     LISTENING_NOTE,
+    LISTENING_TEXT,
     PASTE_NOTE,
     PASTE_PROMPT,
     SignInLink,
@@ -182,6 +183,7 @@ def test_typed_sign_in_without_paste_only_shows_the_link() -> None:
     typist = Typist(REDIRECT)
     assert typist.asker().sign_in_text("docs", AUTHORIZE, False) is None
     assert typist.secret_prompts == [] and typist.shown == [SignInLink("docs", AUTHORIZE)]
+    assert typist.said == [LISTENING_TEXT]
 
 
 def test_typed_sign_in_empty_no_input_or_wrong_twice_is_none() -> None:

@@ -28,6 +28,10 @@ LISTENING_NOTE = (
 )
 PASTE_NOTE = "After signing in, paste the address your browser ended on."
 PASTE_PROMPT = "Paste the address your browser ended on: "
+LISTENING_TEXT = (
+    "The sign-in finishes here by itself once your browser comes back. A browser on another "
+    "machine cannot reach this one: interrupt, and connect with --paste (sign_in='paste')."
+)
 
 
 def shorten(url: str, width: int = SHOWN_URL) -> str:
@@ -93,7 +97,7 @@ def ask_for_redirect(server: str, paste: bool, ask: Ask, say: Say) -> str | None
     """With ``paste``, the address the browser ended on, asked with ``ask`` (a hidden
     prompt: it holds a one-time code); empty or no input is None. Without: None at once."""
     if not paste:
-        say("The sign-in finishes here by itself once your browser comes back.")
+        say(LISTENING_TEXT)
         return None
     for attempt in (1, 2):
         try:
