@@ -364,7 +364,7 @@ class Connection:
             client_info=mcp.types.Implementation(name="workbench", version=__version__),
             log_handler=self._handle_log,
             message_handler=Handler(),
-            init_timeout=self.spec.connect_timeout,
+            init_timeout=self._start_limit(),
             **answering,
         )
 

@@ -132,6 +132,23 @@ def test_pasted_redirect_signs_in_lists_and_calls(url: str, data_dir: Path) -> N
     assert person.listening_during_sign_in == [False]  # paste mode: nothing listened
 
 
+def test_a_sign_in_slower_than_the_connect_timeout_still_completes(url: str) -> None:
+    """The sign-in has its own time (oauth timeout) on top of the connect timeout: the
+    client's initialize, which the sign-in runs inside, is not cut off at connect_timeout."""
+    person = Person()
+
+    def slow(authorization_url: str) -> str | None:
+        time.sleep(2.5)  # a person reading the consent page
+        return person(authorization_url)
+
+    with Workbench() as wb:
+        wb.on_sign_in(slow)
+        info = wb.connect(
+            "guarded", url=url, connect_timeout=1.5, oauth={"sign_in": "paste", "timeout": 20}
+        )
+        assert info.status == "connected"
+
+
 def test_token_cache_is_private_and_a_second_workbench_needs_no_sign_in(
     url: str, data_dir: Path
 ) -> None:
