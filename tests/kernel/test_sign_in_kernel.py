@@ -7,7 +7,7 @@ output, no widget) reaches the cell; the person's browser (a headless stand-in) 
 either comes back to the kernel's one-shot listener, or ends where the person copies the
 address from and types it into the hidden prompt on the stdin channel. ``await
 wb.aconnect`` leaves the kernel free: the widget panel is shown and its Done clicked over
-the comm channel. The server runs on 127.0.0.1 (``tests/widgets/guarded.py``).
+the comm channel. The server runs on 127.0.0.1 (``tests/mcp/oauth/guarded.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import pytest
 
 from tests.kernel.conftest import KernelSession
 from tests.kernel.test_asking_kernel import Cell, Notebook, with_class
-from tests.widgets.guarded import come_back, ended_on, guarded_server
+from tests.mcp.oauth.guarded import come_back, ended_on, guarded_server
 
 pytestmark = pytest.mark.kernel
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.widgets.guarded import come_back, ended_on, guarded_server
+from tests.mcp.oauth.guarded import come_back, ended_on, guarded_server
 from workbench.session import Workbench
 from workbench.widgets.asking import NotebookAsker
 from workbench.widgets.asking_text import TextAsker

@@ -2,7 +2,7 @@
 
 The token cache is in a test folder (``WORKBENCH_DATA_DIR``). A closed port on 127.0.0.1
 gives a failed connection whose cache folder is made with owner-only permissions; a real
-OAuth-protected server (``tests/widgets/guarded.py``) gives cached tokens logout removes.
+OAuth-protected server (``tests/mcp/oauth/guarded.py``) gives cached tokens logout removes.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from tests.magics.magic_output import shown
-from tests.widgets.guarded import ended_on, guarded_server
+from tests.mcp.oauth.guarded import ended_on, guarded_server
 from workbench.kernel import KernelState
 
 Mcp = Callable[[str], Any]

@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,51 +22,16 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
+from tests.mcp.oauth.guarded import guarded_server
 from workbench.errors import ConnectionFailedError
 from workbench.mcp.oauth.tokens import forget
 from workbench.session import Workbench
 
-SERVER = Path(__file__).with_name("guarded_server.py")
-
-
-def unused_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start(ttl: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    port = unused_port()
-    command = [sys.executable, str(SERVER), str(port), *([str(ttl)] if ttl else [])]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/.well-known/oauth-authorization-server")
-            return process, f"http://127.0.0.1:{port}/mcp"
-        except httpx.TransportError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("the guarded server did not start")
-            time.sleep(0.05)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=5)
-
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    process, address = start()
-    try:
+    with guarded_server() as address:
         yield address
-    finally:
-        stop(process)
 
 
 @pytest.fixture(autouse=True)
@@ -215,8 +178,7 @@ def test_aconnect_signs_in_while_the_callers_loop_runs(url: str) -> None:
 
 
 def test_an_expired_access_token_is_refreshed_without_signing_in(data_dir: Path) -> None:
-    process, address = start(ttl=2)
-    try:
+    with guarded_server(ttl=2) as address:
         person = Person()
         with Workbench() as wb:
             wb.on_sign_in(person)
@@ -226,8 +188,6 @@ def test_an_expired_access_token_is_refreshed_without_signing_in(data_dir: Path)
             assert wb.call("short.add", {"a": 1, "b": 2}).text == "3"
             assert cached_tokens(data_dir)["access_token"] != first
         assert len(person.seen) == 1
-    finally:
-        stop(process)
 
 
 def test_a_sign_in_that_never_completes_times_out_saying_so(url: str) -> None:

@@ -1,5 +1,5 @@
-"""A real OAuth-protected server for the sign-in tests of the widgets and the magics, and the
-headless stand-in for the person's browser.
+"""A real OAuth-protected server for every sign-in test (OAuth core, widgets, magics, kernel),
+and the headless stand-in for the person's browser.
 
 The server is ``tests/mcp/oauth/guarded_server.py``: FastMCP behind FastMCP's in-memory
 OAuth server on 127.0.0.1 (dynamic registration, an /authorize that approves at once). The
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 
-SERVER = Path(__file__).resolve().parent.parent / "mcp" / "oauth" / "guarded_server.py"
+SERVER = Path(__file__).with_name("guarded_server.py")
 
 
 def _unused_port() -> int:
@@ -30,14 +30,12 @@ def _unused_port() -> int:
 
 
 @contextmanager
-def guarded_server() -> Iterator[str]:
-    """Start the guarded server; its MCP URL. Stopped after."""
+def guarded_server(ttl: int | None = None) -> Iterator[str]:
+    """Start the guarded server (access tokens living ``ttl`` seconds, if given); its MCP
+    URL. Stopped after."""
     port = _unused_port()
-    process = subprocess.Popen(
-        [sys.executable, str(SERVER), str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    command = [sys.executable, str(SERVER), str(port), *([str(ttl)] if ttl else [])]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:
