@@ -56,6 +56,7 @@ AUTH = [
     "auth/offline-access-not-supported",
     "auth/client-credentials-jwt",
     "auth/client-credentials-basic",
+    "auth/cross-app-access-complete-flow",
 ]
 """Auth scenarios the client passes by signing in, listing the tools and calling the one the
 mock server has (scope-step-up only asks for more scope at that call)."""
@@ -76,13 +77,6 @@ KNOWN_FAILURES = {
         "OAuth client enforces RFC 8414 section 3.3 (the issuer must be the URL the metadata was "
         "asked of) and stops with an issuer mismatch before any token request, as a bare "
         "FastMCP client does",
-    ),
-    "auth/cross-app-access-complete-flow": (
-        "not expressible",
-        "SEP-990 (enterprise-managed authorization): the client trades an identity provider's "
-        "ID token for an ID-JAG at the IdP, then the ID-JAG for an access token; "
-        "Workbench.connect(oauth=...) has no settings for the IdP (its token endpoint, the ID "
-        "token, the IdP client id), so the workbench cannot ask for it",
     ),
 }
 """Auth scenarios the workbench cannot pass: (what its failure output must contain, why). Each
@@ -134,10 +128,10 @@ class Run:
 
     def context_secrets(self) -> list[str]:
         """The secrets the suite gave the client (MCP_CONFORMANCE_CONTEXT, which the suite
-        itself prints): a client secret, a private key's lines."""
+        itself prints): a client secret, an ID token, a private key's lines."""
         match = re.search(r"^With context: (\{.*\})$", self.suite, re.M)
         context: dict[str, Any] = json.loads(match.group(1)) if match else {}
-        found = [str(context.get("client_secret") or "")]
+        found = [str(context.get(key) or "") for key in ("client_secret", "idp_id_token")]
         for line in str(context.get("private_key_pem") or "").splitlines():
             if "PRIVATE KEY" not in line:
                 found.append(line)

@@ -114,3 +114,22 @@ def test_server_spec_refuses_oauth_where_it_cannot_apply(
 def test_no_oauth_means_none() -> None:
     assert server_spec("remote", url="https://x/mcp").oauth is None
     assert server_spec("remote", url="https://x/mcp", oauth=False).oauth is None
+
+
+def test_identity_assertion_needs_its_identity_provider_and_hides_the_id_token() -> None:
+    """Cross-app access (SEP-990): the ID token is a secret; every part is asked for."""
+    with pytest.raises(ConfigError, match="identity_assertion needs client_id, client_secret"):
+        OAuthSettings.from_value({"grant": "identity_assertion"})
+    settings = OAuthSettings.from_value(
+        {
+            "grant": "identity_assertion",
+            "clientId": "app",
+            "clientSecret": "app-secret",
+            "issuer": "https://as.example.test",
+            "idpTokenEndpoint": "https://idp.example.test/token",
+            "idpClientId": "idp-app",
+            "idpIdToken": "eyJ.id-token.sig",
+        }
+    )
+    assert "eyJ.id-token.sig" in settings.secrets() and "app-secret" in settings.secrets()
+    assert "eyJ" not in repr(settings) and "idp_id_token='***'" in repr(settings)

@@ -112,12 +112,54 @@ def build_auth(server: str, url: str, settings: OAuthSettings, router: SignInRou
         # FastMCP warns about memory stores (cache=False is asked for) and a missing
         # issuer (the server's discovered one is used, as for the interactive grant).
         warnings.simplefilter("ignore")
+        if settings.grant == "identity_assertion":
+            return _identity_assertion_provider(url, settings, store)
         if settings.grant == "client_credentials":
             provider = _machine_provider(settings, store)
         else:
             provider = NotebookOAuth(server, settings, router, token_storage=store)
         provider._bind(url)
     return provider
+
+
+def _identity_assertion_provider(url: str, settings: OAuthSettings, store: Any) -> Any:
+    """Cross-app access (SEP-990): the identity provider's token exchange gives an ID-JAG for
+    the configured issuer and this server; the SDK trades it for an access token."""
+    import httpx2
+    from fastmcp.client.auth.oauth import TokenStorageAdapter
+    from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
+
+    async def id_jag(audience: str, resource: str) -> str:
+        form = {
+            "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
+            "subject_token": settings.idp_id_token or "",
+            "subject_token_type": "urn:ietf:params:oauth:token-type:id_token",
+            "requested_token_type": "urn:ietf:params:oauth:token-type:id-jag",
+            "audience": audience,
+            "resource": resource,
+            "client_id": settings.idp_client_id or settings.client_id or "",
+        }
+        async with httpx2.AsyncClient() as http:
+            answer = await http.post(settings.idp_token_endpoint or "", data=form)
+        if answer.status_code != 200:
+            raise RuntimeError(
+                f"The identity provider refused the token exchange (HTTP {answer.status_code})."
+            )
+        return str(answer.json()["access_token"])
+
+    method = settings.token_endpoint_auth_method
+    return IdentityAssertionOAuthProvider(
+        server_url=url,
+        storage=TokenStorageAdapter(store, url),
+        client_id=settings.client_id or "",
+        client_secret=settings.client_secret or "",
+        issuer=settings.issuer or "",
+        assertion_provider=id_jag,
+        scope=" ".join(settings.scopes) or None,
+        token_endpoint_auth_method="client_secret_post"
+        if method == "client_secret_post"
+        else "client_secret_basic",
+    )
 
 
 def _machine_provider(settings: OAuthSettings, store: Any) -> Any:

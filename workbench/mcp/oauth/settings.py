@@ -16,11 +16,11 @@ from typing import Any, Literal
 from workbench.errors import ConfigError
 
 AuthMethod = Literal["client_secret_basic", "client_secret_post", "none"]
-Grant = Literal["authorization_code", "client_credentials"]
+Grant = Literal["authorization_code", "client_credentials", "identity_assertion"]
 SignInMode = Literal["auto", "local", "paste"]
 
 AUTH_METHODS: tuple[str, ...] = ("client_secret_basic", "client_secret_post", "none")
-GRANTS: tuple[str, ...] = ("authorization_code", "client_credentials")
+GRANTS: tuple[str, ...] = ("authorization_code", "client_credentials", "identity_assertion")
 SIGN_IN_MODES: tuple[str, ...] = ("auto", "local", "paste")
 DEFAULT_SIGN_IN_TIMEOUT = 300.0
 # Where a browser cannot reach the kernel's 127.0.0.1 (JupyterHub, Binder): paste instead.
@@ -29,8 +29,14 @@ REMOTE_KERNEL_VARIABLES = ("JUPYTERHUB_SERVICE_PREFIX", "BINDER_SERVICE_HOST", "
 
 @dataclass(frozen=True, repr=False)
 class OAuthSettings:
-    """How to sign in to one server. ``client_secret`` and ``private_key`` are secrets:
-    never in the repr, and joined to the spec's secrets so every message masks them."""
+    """How to sign in to one server. ``client_secret``, ``private_key`` and ``idp_id_token``
+    are secrets: never in the repr, and joined to the spec's secrets so every message masks
+    them.
+
+    ``identity_assertion`` is cross-app access (SEP-990): the enterprise identity provider
+    exchanges the person's ID token (``idp_id_token``, at ``idp_token_endpoint`` as
+    ``idp_client_id``) for an ID-JAG, which the server's authorization server (``issuer``,
+    required) takes for an access token; nobody signs in on a page."""
 
     client_id: str | None = None
     client_secret: str | None = None
@@ -45,6 +51,9 @@ class OAuthSettings:
     callback_port: int | None = None
     sign_in: SignInMode = "auto"
     timeout: float = DEFAULT_SIGN_IN_TIMEOUT
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    idp_id_token: str | None = None
 
     def __post_init__(self) -> None:
         _check(self)
@@ -52,7 +61,7 @@ class OAuthSettings:
     def secrets(self) -> tuple[str, ...]:
         """The values never to show: the client secret and the private key (and its lines,
         in case an error quotes one)."""
-        found = [self.client_secret or ""]
+        found = [self.client_secret or "", self.idp_id_token or ""]
         if self.private_key:
             found.append(self.private_key)
             found += [line for line in self.private_key.splitlines() if len(line) >= 8]
@@ -72,7 +81,7 @@ class OAuthSettings:
             value = getattr(self, item.name)
             if value == item.default:
                 continue
-            if item.name in ("client_secret", "private_key"):
+            if item.name in ("client_secret", "private_key", "idp_id_token"):
                 value = "***"
             shown.append(f"{item.name}={value!r}")
         return f"OAuthSettings({', '.join(shown)})"
@@ -112,7 +121,17 @@ def _snake(key: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower().replace("-", "_")
 
 
-_TEXT = ("client_id", "client_secret", "client_metadata_url", "private_key", "issuer")
+_TEXT = (
+    "client_id",
+    "client_secret",
+    "client_metadata_url",
+    "private_key",
+    "issuer",
+    "idp_token_endpoint",
+    "idp_client_id",
+    "idp_id_token",
+)
+_IDENTITY_ASSERTION = ("client_id", "client_secret", "issuer", "idp_token_endpoint", "idp_id_token")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "token_endpoint_auth_method": AUTH_METHODS,
     "grant": GRANTS,
@@ -161,3 +180,7 @@ def _check(settings: OAuthSettings) -> None:
             raise ConfigError("oauth client_credentials needs a client_secret or a private_key.")
     elif settings.private_key is not None:
         raise ConfigError("oauth private_key applies to the client_credentials grant only.")
+    if settings.grant == "identity_assertion":
+        missing = [name for name in _IDENTITY_ASSERTION if getattr(settings, name) is None]
+        if missing:
+            raise ConfigError(f"oauth identity_assertion needs {', '.join(missing)}.")
