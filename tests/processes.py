@@ -72,6 +72,13 @@ def modules_after(code: str) -> set[str]:
     return set(names)
 
 
+def unused_port() -> int:
+    """A port nothing listens on now, on 127.0.0.1 (for a server a test starts)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def port_is_free(port: int) -> bool:
     """Whether nothing listens on 127.0.0.1:``port`` any more (a stopped server let it go)."""
     probe = socket.socket()

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import port_is_free, unused_port
 from workbench.errors import ConnectionFailedError
 from workbench.session import Workbench
 from workbench.tools.schema import ErrorKind
@@ -132,12 +133,6 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=5)
 
 
-def unused_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def everything_url(everything_js: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("everything-http")
@@ -149,6 +144,7 @@ def everything_url(everything_js: Path, tmp_path_factory: pytest.TempPathFactory
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         stop(process)
+        assert process.returncode is not None and port_is_free(port)
 
 
 @pytest.fixture(scope="module")

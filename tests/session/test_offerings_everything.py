@@ -5,7 +5,6 @@ elicitation, sampling, roots, ping and the server's log level."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,35 +12,19 @@ from pathlib import Path
 import pytest
 
 from tests.mcp.conftest import everything_js, everything_stdio
-from tests.mcp.test_http import NODE_PRELOAD, start_server, stop
-from tests.processes import port_is_free
+from tests.mcp.test_http import everything_url
 from workbench.errors import InvalidArgumentsError
 from workbench.features.asking import ElicitationAnswer, SamplingRequest
 from workbench.mcp.connection import LogRecord
 from workbench.session import Workbench
 from workbench.tools.schema import ErrorKind, Observation
 
-__all__ = ["everything_js", "everything_stdio"]  # fixtures, from tests/mcp/conftest.py
+__all__ = ["everything_js", "everything_stdio", "everything_url"]  # fixtures, shared
 
 EV = "ev"
 DOC = "demo://resource/static/document/architecture.md"
 TEXT = "demo://resource/dynamic/text/{resourceId}"
 BLOB = "demo://resource/dynamic/blob/{resourceId}"
-
-
-@pytest.fixture(scope="module")
-def everything_http(everything_js: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """server-everything's streamableHttp mode on a free port; the port is free again after."""
-    folder = tmp_path_factory.mktemp("everything-offerings")
-    preload = folder / "preload.cjs"
-    preload.write_text(NODE_PRELOAD)
-    command = ["node", "-r", str(preload), str(everything_js), "streamableHttp"]
-    process, port = start_server(command, folder / "server.log", {**os.environ, "PORT": "0"})
-    try:
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        stop(process)
-        assert process.returncode is not None and port_is_free(port)
 
 
 @pytest.fixture(params=["stdio", "http"])
@@ -50,7 +33,7 @@ def ev(request: pytest.FixtureRequest, everything_stdio: list[str]) -> Iterator[
         if request.param == "stdio":
             wb.connect(EV, command=everything_stdio[0], args=everything_stdio[1:])
         else:
-            wb.connect(EV, url=request.getfixturevalue("everything_http"))
+            wb.connect(EV, url=request.getfixturevalue("everything_url"))
         yield wb
 
 

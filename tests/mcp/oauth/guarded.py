@@ -10,7 +10,6 @@ the browser itself visits so the kernel's one-shot listener catches it.
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -20,20 +19,16 @@ from pathlib import Path
 
 import httpx
 
+from tests.processes import unused_port
+
 SERVER = Path(__file__).with_name("guarded_server.py")
-
-
-def _unused_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
 def guarded_server(ttl: int | None = None) -> Iterator[str]:
     """Start the guarded server (access tokens living ``ttl`` seconds, if given); its MCP
     URL. Stopped after."""
-    port = _unused_port()
+    port = unused_port()
     command = [sys.executable, str(SERVER), str(port), *([str(ttl)] if ttl else [])]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
