@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from workbench import tool
 from workbench.errors import ConnectionWarning
-from workbench.kernel import browse
 from workbench.session import Workbench
 from workbench.tools import ErrorKind, Observation
 from workbench.widgets import history_view
@@ -25,13 +24,6 @@ from workbench.widgets.call_panel import CallRun
 def wb(wb: Workbench) -> Workbench:
     wb.connect("demo")
     return wb
-
-
-@pytest.fixture
-def browser(wb: Workbench) -> Iterator[ToolBrowser]:
-    widget = browse(workbench=wb)
-    yield widget
-    widget.close()
 
 
 def wait_for(condition: Callable[[], object], seconds: float = 10.0) -> None:

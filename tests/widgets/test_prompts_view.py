@@ -11,7 +11,6 @@ import pytest
 
 from tests.widgets.offerings_helpers import everything_command, html_of, labels, page_asks
 from workbench.features.prompts import PromptResult
-from workbench.kernel import browse
 from workbench.mcp.connection import ServerChange
 from workbench.session import Workbench
 from workbench.widgets.browser import PROMPTS_TAB, ToolBrowser
@@ -21,13 +20,6 @@ from workbench.widgets.browser import PROMPTS_TAB, ToolBrowser
 def wb(wb: Workbench) -> Workbench:
     wb.connect("demo")
     return wb
-
-
-@pytest.fixture
-def browser(wb: Workbench) -> Iterator[ToolBrowser]:
-    widget = browse(workbench=wb)
-    yield widget
-    widget.close()
 
 
 def opened(browser: ToolBrowser) -> ToolBrowser:

@@ -5,7 +5,6 @@ synced traits and clicking the buttons the page sends messages for."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +16,6 @@ from tests.widgets.offerings_helpers import (
     page_asks,
     wait_for,
 )
-from workbench.kernel import browse
 from workbench.mcp.connection import ServerChange
 from workbench.session import Workbench
 from workbench.widgets.browser import HISTORY_TAB, RESOURCES_TAB, ToolBrowser
@@ -28,13 +26,6 @@ from workbench.widgets.offering_list import MAX_QUERY
 def wb(wb: Workbench) -> Workbench:
     wb.connect("demo")
     return wb
-
-
-@pytest.fixture
-def browser(wb: Workbench) -> Iterator[ToolBrowser]:
-    widget = browse(workbench=wb)
-    yield widget
-    widget.close()
 
 
 def opened(browser: ToolBrowser) -> ToolBrowser:
