@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from workbench.errors import ConfigError, ServerSpecError
 from workbench.mcp.oauth.settings import OAuthSettings
@@ -107,6 +107,25 @@ class ServerSpec:
             if key in passed or key.startswith(_PASSED_PREFIXES)
         }
         return {**inherited, **self.env}
+
+
+class ConnectOptions(TypedDict, total=False):
+    """What ``Workbench.connect`` and ``aconnect`` take besides the name: the settings
+    ``server_spec`` checks (all but ``secrets``, which config files add)."""
+
+    command: str | None
+    args: Sequence[str] | None
+    env: Mapping[str, str] | None
+    cwd: str | None
+    url: str | None
+    headers: Mapping[str, str] | None
+    token: str | None
+    server: Any
+    timeout: float | None
+    connect_timeout: float | None
+    inherit_env: bool
+    shown: str | None
+    oauth: object
 
 
 def server_spec(

@@ -7,14 +7,15 @@ A mixin of ``Workbench`` (``workbench.py``); the sign-in itself runs on the brid
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from workbench.mcp.oauth.routing import SignInHandler
 from workbench.mcp.oauth.tokens import forget
-from workbench.mcp.spec import server_spec
+from workbench.mcp.spec import ConnectOptions, server_spec
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from workbench.mcp.answers import ClientAnswers
     from workbench.mcp.bridge import Bridge
     from workbench.mcp.manager import ConnectionManager, ServerInfo
@@ -30,33 +31,12 @@ class Signing:
 
         def _check_open(self) -> None: ...
 
-    async def aconnect(
-        self,
-        name: str,
-        *,
-        command: str | None = None,
-        args: Sequence[str] | None = None,
-        env: Mapping[str, str] | None = None,
-        cwd: str | None = None,
-        url: str | None = None,
-        headers: Mapping[str, str] | None = None,
-        token: str | None = None,
-        server: Any = None,
-        timeout: float | None = None,
-        connect_timeout: float | None = None,
-        inherit_env: bool = False,
-        shown: str | None = None,
-        oauth: object = None,
-    ) -> ServerInfo:
+    async def aconnect(self, name: str, **options: Unpack[ConnectOptions]) -> ServerInfo:
         """``connect`` for ``await``: the kernel's loop keeps running while a server starts
         or someone signs in (so a sign-in form in the cell can be answered); cancelling
         the awaiting task cancels the connection."""
         self._check_open()
-        spec = server_spec(name, command=command, args=args, env=env, cwd=cwd, url=url,
-                           headers=headers, token=token, server=server, timeout=timeout,
-                           connect_timeout=connect_timeout, inherit_env=inherit_env,
-                           shown=shown, oauth=oauth)  # fmt: skip
-        return await self._bridge.arun(self._manager.open(spec))
+        return await self._bridge.arun(self._manager.open(server_spec(name, **options)))
 
     def on_sign_in(self, handler: SignInHandler | None) -> None:
         """Answer OAuth sign-ins with ``handler(authorization_url)`` (sync or async), for

@@ -12,7 +12,7 @@ import concurrent.futures
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -35,7 +35,7 @@ from workbench.mcp.bridge import Bridge
 from workbench.mcp.connection import LogRecord, ProgressCallback, ServerChange
 from workbench.mcp.manager import ConnectionManager, ServerInfo
 from workbench.mcp.release import Release, weakly
-from workbench.mcp.spec import ServerSpec, server_spec
+from workbench.mcp.spec import ConnectOptions, ServerSpec, server_spec
 from workbench.names import LOCAL_SERVER
 from workbench.registry import Registry, ToolEntry, call_input
 from workbench.registry.proxy import ToolProxy
@@ -97,26 +97,11 @@ class Workbench(ServerLogs, Offerings, Signing):
 
     # -- connections ----------------------------------------------------------------------
 
-    def connect(
-        self,
-        name: str,
-        *,
-        command: str | None = None,
-        args: Sequence[str] | None = None,
-        env: Mapping[str, str] | None = None,
-        cwd: str | None = None,
-        url: str | None = None,
-        headers: Mapping[str, str] | None = None,
-        token: str | None = None,
-        server: Any = None,
-        timeout: float | None = None,
-        connect_timeout: float | None = None,
-        inherit_env: bool = False,
-        shown: str | None = None,
-        oauth: object = None,
-    ) -> ServerInfo:
+    def connect(self, name: str, **options: Unpack[ConnectOptions]) -> ServerInfo:
         """Connect a server by name: a stdio ``command``, an HTTP ``url``, an in-process
-        FastMCP ``server``, or ``"demo"`` (the embedded demo server).
+        FastMCP ``server``, or ``"demo"`` (the embedded demo server). The options, all by
+        keyword: ``command``, ``args``, ``env``, ``cwd``, ``url``, ``headers``, ``token``,
+        ``server``, ``timeout``, ``connect_timeout``, ``inherit_env``, ``shown``, ``oauth``.
 
         ``timeout`` is the default per-call timeout of this server (60 s);
         ``connect_timeout`` bounds the start (30 s). A stdio server gets only HOME, PATH,
@@ -128,11 +113,7 @@ class Workbench(ServerLogs, Offerings, Signing):
         (see ``on_sign_in``; ``aconnect`` keeps the kernel's loop free meanwhile).
         Raises ConnectionFailedError saying why.
         """
-        spec = server_spec(name, command=command, args=args, env=env, cwd=cwd, url=url,
-                           headers=headers, token=token, server=server, timeout=timeout,
-                           connect_timeout=connect_timeout, inherit_env=inherit_env,
-                           shown=shown, oauth=oauth)  # fmt: skip
-        return self._run(self._manager.open(spec))
+        return self._run(self._manager.open(server_spec(name, **options)))
 
     def connect_config(
         self, path: str | Path, names: Iterable[str] | None = None
