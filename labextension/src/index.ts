@@ -1,0 +1,13 @@
+/**
+ * The workbench's JupyterLab / Notebook 7 plugins: the MCP sidebar and the tool browser's
+ * saved snapshot. The renderers of the workbench's JSON mime types live in `mime.ts` (a mime
+ * extension, so they also draw outputs in untrusted notebooks and without a kernel).
+ */
+import { JupyterFrontEndPlugin } from '@jupyterlab/application';
+
+import { sidebarPlugins } from './sidebar';
+import { snapshotPlugins } from './snapshot';
+
+const plugins: JupyterFrontEndPlugin<any>[] = [...sidebarPlugins, ...snapshotPlugins];
+
+export default plugins;
