@@ -22,7 +22,18 @@ INSPECTOR_VERSION := 0.16.8
 CLIENTS_NODE_VERSION := 22.23.3
 CLIENTS_STAMP := conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION)-node-$(CLIENTS_NODE_VERSION)
 
-.PHONY: lab test lint format typecheck test-fast servers clients browser clean help
+# The JupyterLab extension (labextension/, TypeScript) is built into workbench/labextension/
+# and linked into the venv's share/jupyter/labextensions/, so Lab and Notebook 7 load it; the
+# wheel ships the same build, so people installing it need no node.
+LABEXT := labextension
+LABEXT_BUILT := workbench/labextension/static/style.js
+LABEXT_SOURCES := $(shell find $(LABEXT)/src $(LABEXT)/style -type f 2>/dev/null) \
+                  $(LABEXT)/package.json $(LABEXT)/yarn.lock $(LABEXT)/tsconfig.json
+LABEXT_LINK := $(VENV)/share/jupyter/labextensions/mcp-workbench
+JLPM := PATH="$(CURDIR)/$(BIN):$$PATH" $(CURDIR)/$(BIN)/jlpm
+
+.PHONY: lab test lint format typecheck test-fast servers clients browser node labextension \
+        clean help
 
 help:
 	@echo "make lab        set up and open JupyterLab on $(NOTEBOOK)"
@@ -31,21 +42,24 @@ help:
 	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
 	@echo "make clients    install the real MCP clients the tests run into $(CLIENTS)"
 	@echo "make browser    install Debian's Chromium for the browser tests (when missing)"
+	@echo "make labextension  build the JupyterLab extension (when its sources changed)"
 	@echo "make lint | format | typecheck | clean"
 
-lab: $(VENV)/.installed-lab
+lab: $(VENV)/.installed-lab labextension
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ALLOW_ROOT) $(NOTEBOOK)
 
-test: $(VENV)/.installed-dev servers clients browser
+test: $(VENV)/.installed-dev labextension servers clients browser
 	$(MAKE) --no-print-directory lint typecheck
 	$(BIN)/pytest
 
-test-fast: $(VENV)/.installed-dev servers clients
+test-fast: $(VENV)/.installed-dev labextension servers clients
 	$(BIN)/pytest -m "not kernel and not browser"
 
-lint: $(VENV)/.installed-dev
+# Python (ruff) and the extension's TypeScript (eslint, then tsc --noEmit).
+lint: $(VENV)/.installed-dev labextension
 	$(BIN)/ruff check workbench tests benchmarks
 	$(BIN)/ruff format --check workbench tests benchmarks
+	cd $(LABEXT) && $(JLPM) lint
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix workbench tests benchmarks
@@ -77,6 +91,7 @@ browser:
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(LABEXT)/node_modules $(LABEXT)/lib $(LABEXT)/tsconfig.tsbuildinfo workbench/labextension
 
 # The environment. Debian's python3 may lack venv (package python3-venv): install it when
 # we are root, otherwise say how.
@@ -92,13 +107,42 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed-lab: pyproject.toml | $(BIN)/python
+# (On a fresh clone pip's build hook builds the extension too, hence node.)
+$(VENV)/.installed-lab: pyproject.toml | $(BIN)/python node
 	$(BIN)/python -m pip install --quiet -e ".[lab]"
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python node
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@ $(VENV)/.installed-lab
+
+# Node.js 20 or newer builds the extension (jlpm, rspack). Debian's nodejs is installed when
+# we are root and node is missing; otherwise the one command to run is said.
+node:
+	@if ! command -v node >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's nodejs to build the JupyterLab extension"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends nodejs; \
+	fi
+	@if ! command -v node >/dev/null; then \
+	  echo "error: building the JupyterLab extension needs Node.js 20 or newer;" \
+	       "run 'sudo apt-get install nodejs' and try again." >&2; exit 1; \
+	fi
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
+	  echo "error: building the JupyterLab extension needs Node.js 20 or newer, and this is" \
+	       "$$(node --version); install a newer nodejs and try again." >&2; exit 1; }
+
+# Rebuilt when a source changed (a fresh clone's pip install has just built it: nothing to do),
+# then linked into the venv in place of the copy an editable install leaves there.
+labextension: $(LABEXT_BUILT)
+	@if [ "$$(readlink $(LABEXT_LINK))" != "$(CURDIR)/workbench/labextension" ]; then \
+	  rm -rf $(LABEXT_LINK) && mkdir -p $(dir $(LABEXT_LINK)) && \
+	  ln -s $(CURDIR)/workbench/labextension $(LABEXT_LINK); \
+	fi
+
+$(LABEXT_BUILT): $(LABEXT_SOURCES) | $(VENV)/.installed-lab node
+	cd $(LABEXT) && $(JLPM) install --immutable && $(JLPM) build:prod
+	touch $@
 
 # The servers. The stamps carry the pinned versions, so changing a pin installs again.
 # npm always runs with --ignore-scripts: some MCP packages' postinstall scripts apt-install
