@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     )
     from workbench.widgets.browser import ToolBrowser
 
+
 def _jupyter_labextension_paths() -> list[dict[str, str]]:
     """Where the prebuilt JupyterLab extension lives (``jupyter labextension develop`` asks)."""
     return [{"src": "labextension", "dest": "mcp-workbench"}]
