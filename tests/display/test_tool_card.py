@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.display import OBSERVATION_MIME, ToolCard
+from workbench.display.mime import TOOL_MIME
 from workbench.registry.entry import ToolEntry
 
 SCHEMA: dict[str, Any] = {
@@ -35,9 +36,9 @@ def entry(**extra: Any) -> ToolEntry:
     return ToolEntry.from_tool("art", data)
 
 
-def test_bundle_has_plain_and_html_but_no_json() -> None:
+def test_bundle_has_plain_html_and_the_tool_document() -> None:
     data = ToolCard(entry())._repr_mimebundle_()
-    assert set(data) == {"text/plain", "text/html"}
+    assert set(data) == {"text/plain", "text/html", TOOL_MIME}
     assert OBSERVATION_MIME not in data
 
 

@@ -15,6 +15,10 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 
 OBSERVATION_MIME = "application/vnd.workbench.observation+json"
 """Action and Observation documents for front ends that render them (``kind`` tells which)."""
+TOOL_MIME = "application/vnd.workbench.tool+json"
+"""A tool card's document (``kind`` "tool"): what the extension draws in a saved notebook."""
+SERVERS_MIME = "application/vnd.workbench.servers+json"
+"""A server table's document (``kind`` "servers"), its targets masked as in the HTML."""
 
 DISPLAY_WIDTH = 100
 JSON_VERSION = 1
@@ -40,7 +44,10 @@ def render_plain(renderable: RenderableType, width: int = DISPLAY_WIDTH) -> str:
 
 
 class Displayable(ABC):
-    """A view with a rich rendering, an HTML rendering and, maybe, a JSON document."""
+    """A view with a rich rendering, an HTML rendering and, maybe, a JSON document under
+    ``json_mime`` (the mime type the JupyterLab extension renders it from)."""
+
+    json_mime: str = OBSERVATION_MIME
 
     @abstractmethod
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -51,7 +58,7 @@ class Displayable(ABC):
         """Self-contained HTML with inline styles, every string escaped."""
 
     def to_json(self) -> dict[str, Any] | None:
-        """A JSON document for ``OBSERVATION_MIME``, or None when the view has none."""
+        """A JSON document for ``json_mime``, or None when the view has none."""
         return None
 
     def to_plain(self, width: int = DISPLAY_WIDTH) -> str:
@@ -65,7 +72,7 @@ class Displayable(ABC):
         producers: dict[str, Callable[[], Any]] = {
             "text/plain": self.to_plain,
             "text/html": self.to_html,
-            OBSERVATION_MIME: self.to_json,
+            self.json_mime: self.to_json,
         }
         bundle: dict[str, Any] = {}
         for mime, produce in producers.items():

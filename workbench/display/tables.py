@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -16,7 +16,7 @@ from rich.text import Text
 
 from workbench.display import markup
 from workbench.display.formatting import first_line, format_duration, format_time, shorten
-from workbench.display.mime import Displayable
+from workbench.display.mime import JSON_VERSION, SERVERS_MIME, Displayable
 from workbench.display.style import RICH_STYLE, Tone, badge_tone, status_tone
 from workbench.secrets import mask_text
 
@@ -140,9 +140,23 @@ class ServerTable(TableView):
 
     kind = "server-table"
     headers: tuple[str, ...] = ("name", "transport", "target", "status", "tools", "last error")
+    json_mime = SERVERS_MIME
 
     def __init__(self, infos: Iterable[ServerRow], *, hints: Sequence[str] = ()) -> None:
         listed = list(infos)
+        self._servers = [
+            {
+                "name": info.name,
+                "transport": info.transport,
+                "target": mask_text(info.target),
+                "status": info.status,
+                "toolCount": info.tool_count,
+                "lastError": mask_text(first_line(info.last_error)) or None,
+                "ping": info.ping,
+            }
+            for info in listed
+        ]
+        self._hints = list(hints)
         pinged = any(info.ping is not None for info in listed)
         if pinged:
             self.headers = (*self.headers[:5], "ping", *self.headers[5:])
@@ -163,6 +177,17 @@ class ServerTable(TableView):
             [Note(hint, "warn") for hint in hints] if listed else [Note("No servers connected.")]
         )
         super().__init__(count_noun(len(listed), "server"), rows, notes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The rows as data (targets and errors masked exactly as in the HTML) and the hints,
+        for the extension to draw in a saved notebook."""
+        return {
+            "kind": "servers",
+            "version": JSON_VERSION,
+            "title": self.title,
+            "servers": self._servers,
+            "hints": self._hints,
+        }
 
 
 class HistoryTable(TableView):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -10,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.display import markup
-from workbench.display.mime import Displayable
+from workbench.display.mime import JSON_VERSION, TOOL_MIME, Displayable
 from workbench.display.params import Parameter, parameters
 from workbench.display.style import RICH_STYLE, badge_tone
 
@@ -22,6 +23,8 @@ PARAMETER_HEADERS = ("name", "type", "required", "default", "description")
 
 class ToolCard(Displayable):
     """One registry entry: id, title, description, annotation badges and parameters."""
+
+    json_mime = TOOL_MIME
 
     def __init__(self, entry: ToolEntry) -> None:
         self.entry = entry
@@ -95,3 +98,19 @@ class ToolCard(Displayable):
         else:
             parts.append(markup.notice("No parameters."))
         return markup.box("tool-card", "".join(parts), tone="accent")
+
+    def to_json(self) -> dict[str, Any]:
+        """What the card shows, for the extension to draw in a saved notebook: the
+        parameter rows as written for people (not the schema, which may be large)."""
+        return {
+            "kind": "tool",
+            "version": JSON_VERSION,
+            "id": self.entry.id,
+            "server": self.entry.server,
+            "name": self.entry.name,
+            "title": self.subtitle or None,
+            "description": self.entry.description.strip(),
+            "badges": self.badges,
+            "tags": list(self.entry.tags),
+            "parameters": [asdict(param) for param in self.parameters],
+        }
