@@ -8,6 +8,7 @@
  */
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 
+import { SERVERS_MIME, TOOL_MIME, renderServers, renderToolCard } from './render/catalog';
 import { OBSERVATION_MIME, renderWorkbenchDoc } from './render/observation';
 import { Draw, DocRenderer } from './render/widget';
 
@@ -29,7 +30,9 @@ function extension(id: string, mimeType: string, draw: Draw): IRenderMime.IExten
 }
 
 const extensions: IRenderMime.IExtension[] = [
-  extension('observation-renderer', OBSERVATION_MIME, renderWorkbenchDoc)
+  extension('observation-renderer', OBSERVATION_MIME, renderWorkbenchDoc),
+  extension('tool-renderer', TOOL_MIME, renderToolCard),
+  extension('servers-renderer', SERVERS_MIME, renderServers)
 ];
 
 export default extensions;
