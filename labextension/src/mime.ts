@@ -10,6 +10,7 @@ import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 
 import { SERVERS_MIME, TOOL_MIME, renderServers, renderToolCard } from './render/catalog';
 import { OBSERVATION_MIME, renderWorkbenchDoc } from './render/observation';
+import { PROGRESS_MIME, renderProgress } from './render/progress';
 import { Draw, DocRenderer } from './render/widget';
 
 export const RANK = 20;
@@ -32,7 +33,8 @@ function extension(id: string, mimeType: string, draw: Draw): IRenderMime.IExten
 const extensions: IRenderMime.IExtension[] = [
   extension('observation-renderer', OBSERVATION_MIME, renderWorkbenchDoc),
   extension('tool-renderer', TOOL_MIME, renderToolCard),
-  extension('servers-renderer', SERVERS_MIME, renderServers)
+  extension('servers-renderer', SERVERS_MIME, renderServers),
+  extension('progress-renderer', PROGRESS_MIME, renderProgress)
 ];
 
 export default extensions;

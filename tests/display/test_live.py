@@ -110,7 +110,27 @@ def test_view_renders_bar_counts_and_escaped_logs() -> None:
     html = view.to_html()
     assert html.startswith('<div class="wb-progress"') and "width:75.0%" in html
     assert "&lt;b&gt;hot&lt;/b&gt;" in html and "<b>" not in html
-    assert set(view._repr_mimebundle_()) == {"text/plain", "text/html"}
+    assert set(view._repr_mimebundle_()) == {"text/plain", "text/html", live.PROGRESS_MIME}
+
+
+def test_the_json_document_holds_what_the_line_shows() -> None:
+    view = ProgressView("demo.slow", 3, 4, "counting", (("warning", "demo", "<b>hot</b>"),), None)
+    assert view.to_json() == {
+        "kind": "progress",
+        "version": 1,
+        "toolId": "demo.slow",
+        "fraction": 0.75,
+        "counts": "3/4",
+        "status": "counting",
+        "finished": False,
+        "cancelled": False,
+        "logs": [{"level": "warning", "server": "demo", "message": "<b>hot</b>"}],
+    }
+    ended = ProgressView("demo.slow", 4, 4, None, (), 2.0, cancelled=True).to_json()
+    assert ended is not None
+    assert ended["finished"] and ended["cancelled"] and ended["status"] == "cancelled after 2.00 s"
+    assert ProgressView().to_json() is None
+    assert live.PROGRESS_MIME not in ProgressView()._repr_mimebundle_()
 
 
 def test_progress_without_total_shows_only_the_count() -> None:

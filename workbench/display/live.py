@@ -21,11 +21,14 @@ from rich.text import Text
 
 from workbench.display import markup
 from workbench.display.formatting import first_line, format_duration, shorten
-from workbench.display.mime import Displayable
+from workbench.display.mime import JSON_VERSION, Displayable
 from workbench.display.style import CSS_COLOR, RICH_STYLE, level_tone
 
 BAR_WIDTH = 30
 LOG_WIDTH = 160
+PROGRESS_MIME = "application/vnd.workbench.progress+json"
+"""A call's progress line, for the JupyterLab extension: untrusted copies strip the HTML's
+inline styles, which leaves the bar an empty grey track."""
 
 
 class LogLike(Protocol):
@@ -53,6 +56,7 @@ class ProgressView(Displayable):
     ``elapsed`` is set once the call ended, ``cancelled`` when it ended by an interrupt.
     """
 
+    json_mime = PROGRESS_MIME
     tool_id: str | None = None
     done: float | None = None
     total: float | None = None
@@ -110,6 +114,25 @@ class ProgressView(Displayable):
             yield Text.assemble(
                 (f"[{level}] ", RICH_STYLE[level_tone(level)]), (f"{server}: ", "dim"), message
             )
+
+    def to_json(self) -> dict[str, Any] | None:
+        """The line's parts as the views show them; None while nothing was reported."""
+        if self.empty:
+            return None
+        return {
+            "kind": "progress",
+            "version": JSON_VERSION,
+            "toolId": self.tool_id,
+            "fraction": self.fraction,
+            "counts": self.counts(),
+            "status": self.status(),
+            "finished": self.elapsed is not None,
+            "cancelled": self.cancelled,
+            "logs": [
+                {"level": level, "server": server, "message": message}
+                for level, server, message in self.logs
+            ],
+        }
 
     def to_html(self) -> str:
         if self.empty:
