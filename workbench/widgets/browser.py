@@ -28,6 +28,7 @@ from workbench.widgets.history_view import HistoryView
 from workbench.widgets.prompts_view import PromptsView
 from workbench.widgets.resources_view import ResourcesView
 from workbench.widgets.servers_view import ServersView
+from workbench.widgets.snapshot import BrowserOutput
 from workbench.widgets.tool_list import ToolList
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ TOOLS_TAB, RESOURCES_TAB, PROMPTS_TAB, HISTORY_TAB, SERVERS_TAB = range(5)
 
 class ToolBrowser:
     """The browser; ``widget`` is its ipywidgets tree, and ``close()`` stops it following the
-    Workbench. It displays as its widget (the cell's value, or ``display(browser)``)."""
+    Workbench. It displays (the cell's value, or ``display(browser)``) as its widget plus a
+    snapshot of what it shows, kept up to date, for the notebook saved (``output``)."""
 
     def __init__(self, workbench: Workbench, *, query: str = "", server: str = "") -> None:
         self.workbench = workbench
@@ -76,6 +78,8 @@ class ToolBrowser:
         self._unsubscribe_changes = workbench.subscribe_changes(self._on_server_change)
         self._closed = False
         self._update_header()
+        self.output = BrowserOutput(self)
+        self._follow_for_snapshot()
 
     def open(self, tool_id: str, arguments: Mapping[str, Any] | None = None) -> None:
         """Show a tool's detail and call form (filled with ``arguments``), in the Tools tab."""
@@ -106,6 +110,7 @@ class ToolBrowser:
         if self._closed:
             return
         self._closed = True
+        self.output.close()
         self._unsubscribe()
         self._unsubscribe_changes()
         self.history.close()
@@ -113,8 +118,28 @@ class ToolBrowser:
         self.prompts.close()
         _close_tree(self.widget)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+    def _ipython_display_(self) -> None:
+        """One display_data with the widget's view and the snapshot, under a display id the
+        browser updates as the search, the open tool and its last call change."""
+        self.output.show()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return self.output.bundle(live=not self._closed)
+
+    def _follow_for_snapshot(self) -> None:
+        """What the snapshot shows: the list's answers (coalesced), the open tool's card and
+        its runs (at once)."""
+        changed = self.output.changed
+        self.tool_list.observe(lambda _: changed(), names="answer")
+        self.panel.card.observe(lambda _: changed(urgent=True), names="value")
+
+        def on_runs(_: object) -> None:
+            run = self.panel.run
+            if run is not None:
+                run.output.observe(lambda _: changed(urgent=True), names="outputs")
+            changed(urgent=True)
+
+        self.panel.run_box.observe(on_runs, names="children")
 
     def _on_selected(self, change: dict[str, Any]) -> None:
         tool_id = change["new"]
