@@ -120,7 +120,16 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.widgets",
         "workbench.kernel",
     },
-    "workbench.extension": {"workbench.kernel", "workbench.magics"},
+    # The MCP sidebar's comm (JupyterLab / Notebook 7): documents of the kernel's Workbench.
+    "workbench.lab": {
+        "workbench.errors",
+        "workbench.secrets",
+        "workbench.json_pointer",
+        "workbench.registry",
+        "workbench.session",
+        "workbench.kernel",
+    },
+    "workbench.extension": {"workbench.kernel", "workbench.lab", "workbench.magics"},
 }
 TOP = "workbench"
 """The package's ``__init__`` reaches every public name lazily; it has no rule."""
@@ -137,6 +146,7 @@ MUST_NOT_IMPORT: dict[str, set[str]] = {
     "workbench.widgets": {"fastmcp", "mcp", "asyncio"},
     "workbench.magics": {"fastmcp", "mcp", "asyncio"},
     "workbench.kernel": {"fastmcp", "mcp", "asyncio"},
+    "workbench.lab": {"fastmcp", "mcp", "asyncio", "ipywidgets", "anywidget"},
     "workbench.extension": {"fastmcp", "mcp", "ipywidgets", "pydantic", "rich"},
 }
 # The model room's one way out: a definition becomes an MCP Tool object (lazily).

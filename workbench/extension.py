@@ -1,5 +1,5 @@
-"""``%load_ext workbench`` and ``%unload_ext workbench``: magics, completion and the cell-id
-tracker in, and out again.
+"""``%load_ext workbench`` and ``%unload_ext workbench``: magics, completion, the cell-id
+tracker and (in a kernel) the MCP sidebar's comm target in, and out again.
 
 Loading is idempotent and cheap: it registers the magics and makes no Workbench; the first
 magic that needs one makes it (``KernelState.workbench``). Unloading closes its connections.
@@ -11,6 +11,7 @@ import contextlib
 from typing import TYPE_CHECKING, cast
 
 from workbench import kernel
+from workbench.lab import sidebar
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -37,6 +38,7 @@ def load(shell: InteractiveShell) -> WorkbenchMagics:
     shell.register_magics(magics)
     shell.events.register("pre_run_cell", magics.state.remember_cell)
     shell.Completer.custom_matchers.append(magics.matcher)
+    sidebar.install(shell, magics.state)  # the MCP panel's comm target, in a kernel
     return magics
 
 
@@ -52,6 +54,7 @@ def unload(shell: InteractiveShell) -> None:
 
 
 def _remove(shell: InteractiveShell, magics: WorkbenchMagics) -> None:
+    sidebar.uninstall(shell)
     for kind, table in magics.magics.items():
         for name in table:
             registered = shell.magics_manager.magics[kind].get(name)
