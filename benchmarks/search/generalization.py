@@ -52,7 +52,8 @@ from run import (  # noqa: E402
     measure_speed,
 )
 
-SETS = ("tuned", "lso", "sealed")
+SETS = ("tuned", "lso", "sealed", "fresh", "sealed2")
+UNSEEN = ("sealed", "fresh", "sealed2")  # request sets never tuned on
 CONFIGS = ("", "-syn")  # with the hand-written synonym groups, and without them
 DEFAULT_METHODS = ("workbench", "workbench-semantic")
 
@@ -139,11 +140,11 @@ def evaluate(
     folds: list[set[str]],
 ) -> dict[str, Quality]:
     """Quality per set for one method and configuration."""
-    out = {name: Quality() for name in SETS}
+    out = {name: Quality() for name in (*sets, "lso")}
     with vocabulary(config, catalogs):
         searcher = factory()
         searcher.build(catalogs)
-        for name in ("tuned", "sealed"):
+        for name in sets:
             for req in sets[name]:
                 out[name].add(req, searcher.search(req.query, LIMIT))
     for fold, held_out in enumerate(folds):
@@ -181,24 +182,30 @@ def _pct(value: float | None) -> str:
 
 
 def print_table(results: dict[str, Quality]) -> dict[str, Any]:
-    """One column per method+config+set; rows per kind: top-1 % / top-5 % / MRR."""
+    """One block per method+config, one column per set; rows per kind: top-1 % / top-5 % /
+    MRR. Then the gap between the tuned figures and each set never tuned on."""
     summaries = {c: results[c].summary() for c in results}
-    methods = list(dict.fromkeys(c.split(" ")[0].removesuffix("-syn") for c in results))
-    for method in methods:
-        _print_columns(results, summaries, [c for c in results if c.startswith(method)])
-    gaps = {}
+    blocks = list(dict.fromkeys(c.split(" ")[0] for c in results))
+    for block in blocks:
+        _print_columns(results, summaries, [c for c in results if c.split(" ")[0] == block])
+    gaps: dict[str, dict[str, float]] = {}
     for column in results:
-        if column.endswith(" sealed"):
-            tuned = summaries[column.replace(" sealed", " tuned")]["overall"]
-            sealed = summaries[column]["overall"]
-            gaps[column.replace(" sealed", "")] = {
-                "top1": tuned["top1"] - sealed["top1"],
-                "top5": tuned["top5"] - sealed["top5"],
+        block, _, name = column.partition(" ")
+        if name in UNSEEN and f"{block} tuned" in summaries:
+            tuned = summaries[f"{block} tuned"]["overall"]
+            unseen = summaries[column]["overall"]
+            gaps[column] = {
+                "top1": tuned["top1"] - unseen["top1"],
+                "top5": tuned["top5"] - unseen["top5"],
             }
-    print(
-        "tuned - sealed gap (points, top-1 / top-5): "
-        + ", ".join(f"{m} {g['top1'] * 100:+.0f}/{g['top5'] * 100:+.0f}" for m, g in gaps.items())
-    )
+    print("\ntuned - unseen gap (points, top-1 / top-5):")
+    for block in blocks:
+        cells = [
+            f"{c.partition(' ')[2]} {g['top1'] * 100:+.0f}/{g['top5'] * 100:+.0f}"
+            for c, g in gaps.items()
+            if c.split(" ")[0] == block
+        ]
+        print(f"  {block:10s} " + ", ".join(cells))
     return {"summaries": summaries, "gaps": gaps}
 
 
@@ -206,17 +213,16 @@ def _print_columns(
     results: dict[str, Quality], summaries: dict[str, Any], columns: list[str]
 ) -> None:
     width = max(16, *(len(c) + 2 for c in columns))
-    print(f"\n{'top-1 % / top-5 % / MRR':28s}" + "".join(f"{c:>{width}}" for c in columns))
+    print(f"\n{'top-1 % / top-5 % / MRR':24s}" + "".join(f"{c:>{width}}" for c in columns))
     for group in ("overall", *KINDS[:-1]):
         if not any(group in summaries[c] for c in columns):
             continue
         ns = "/".join(
-            str(summaries[c][group]["n"]) if group in summaries[c] else "0"
-            for c in columns[: len(SETS)]
+            str(summaries[c][group]["n"]) if group in summaries[c] else "0" for c in columns
         )
-        label = f"{group} (n={ns})"
+        print(f"{group:12s}{'n=' + ns:>12s}")
         print(
-            f"{label:28s}" + "".join(f"{_cell(summaries[c].get(group)):>{width}}" for c in columns)
+            f"{'':24s}" + "".join(f"{_cell(summaries[c].get(group)):>{width}}" for c in columns)
         )
     rows: dict[str, Callable[[str], str]] = {
         "no-answer recall": lambda c: _pct(no_answer_pr(results[c])[1]),
@@ -224,7 +230,7 @@ def _print_columns(
         "false alarm (answerable)": lambda c: _pct(summaries[c]["false_alarm"]),
     }
     for label, value in rows.items():
-        print(f"{label:28s}" + "".join(f"{value(c):>{width}}" for c in columns))
+        print(f"{label:24s}" + "".join(f"{value(c):>{width}}" for c in columns))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -232,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--methods", nargs="+", choices=tuple(METHODS), default=DEFAULT_METHODS)
     parser.add_argument("--no-speed", action="store_true", help="skip the latency runs")
+    parser.add_argument("--sets", nargs="+", choices=SETS, default=SETS, help="request sets")
+    parser.add_argument("--configs", nargs="+", choices=CONFIGS, default=CONFIGS)
     parser.add_argument("--label", default="", help="a name for the results file")
     opts = parser.parse_args(argv)
 
@@ -240,8 +248,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_tools = sum(len(tools) for tools in catalogs.values())
     print(f"{len(catalogs)} servers, {n_tools} tools; {opts.folds} server folds")
     sets = {
-        "tuned": check_requests(load_requests("dev"), catalogs),
-        "sealed": check_requests(load_requests("sealed"), catalogs),
+        name: check_requests(load_requests("dev" if name == "tuned" else name), catalogs)
+        for name in opts.sets
+        if name != "lso"
     }
     lso = check_requests(load_requests("all"), catalogs)
     folds = server_folds(catalogs, opts.folds)
@@ -258,12 +267,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         short = (
             "kw" if method == "workbench" else "sem" if method == "workbench-semantic" else method
         )
-        for config in CONFIGS:
+        for config in opts.configs:
             by_set = evaluate(factory, config, catalogs, sets, lso, folds)
-            for name in SETS:
+            for name in opts.sets:
                 results[f"{short}{config} {name}"] = by_set[name]
         if not opts.no_speed:
-            queries = [r.query for r in sets["tuned"] + sets["sealed"]]
+            queries = [r.query for name in sets for r in sets[name]]
             with vocabulary("", catalogs):
                 speed[method] = {
                     str(size): measure_speed(factory, catalogs, queries, size) for size in SIZES

@@ -44,6 +44,8 @@ SPLITS = {
     "holdout": ("requests_holdout.jsonl",),
     "all": ("requests_dev.jsonl", "requests_holdout.jsonl"),
     "sealed": ("requests_sealed.jsonl",),
+    "fresh": ("requests_fresh.jsonl",),
+    "sealed2": ("requests_sealed2.jsonl",),
 }
 SIZES = (1_000, 10_000)
 
