@@ -16,6 +16,7 @@ export class DocRenderer extends Widget implements IRenderMime.IRenderer {
   ) {
     super();
     this.addClass('jp-wb-rendered');
+    this.node.dataset.mimeType = mimeType; // as JupyterLab's own renderers mark theirs
   }
 
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {

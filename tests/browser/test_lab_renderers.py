@@ -1,0 +1,302 @@
+"""The extension's renderers in a real page: a notebook of workbench outputs is run, saved and
+closed, its kernel shut down, and re-opened without running (trusted, then as an untrusted
+copy), in JupyterLab and Notebook 7: every output is drawn by the renderer from its JSON.
+The light and dark themes are checked for readable contrast, computed from the page's colours.
+
+Screenshots: test-artifacts/browser/<test>/ (``*-reopened*.png``, ``*-light.png``, ``*-dark.png``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.parse
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from playwright.sync_api import Locator, expect
+
+from tests.browser.jupyter_browser import LabPage
+
+NOTEBOOK = "renderers.ipynb"
+UNTRUSTED = "renderers-untrusted.ipynb"
+OBSERVATION_MIME = "application/vnd.workbench.observation+json"
+TOOL_MIME = "application/vnd.workbench.tool+json"
+SERVERS_MIME = "application/vnd.workbench.servers+json"
+WORKBENCH_MIMES = (OBSERVATION_MIME, TOOL_MIME, SERVERS_MIME)
+DURATION = re.compile(r"^\d+(\.\d+)? (ms|s)$")
+THEMES = "/lab/api/settings/@jupyterlab/apputils-extension:themes"
+
+CELLS = [
+    "%load_ext workbench",
+    "%mcp connect demo",
+    "%mcp servers",
+    "%mcp tools demo.add",
+    'from workbench.display import ActionView\nActionView("demo.add", {"a": 2, "b": 3})',
+    "%mcp call demo.add a=2 b=3",
+    '%mcp call demo.draw_chart values=[3,1,4,1,5] title="Digits of pi"',
+    '%mcp call demo.fail reason="Nothing is wrong, this is a drill."',
+    "from workbench import Observation\nfrom workbench.display import ObservationView\n"
+    'ObservationView(Observation.from_text("a line of text\\n" * 3000),'
+    ' tool_id="notebook.long", max_text=2000)',
+    '%%tool\ndef measure(text: str) -> dict:\n    """Measure a text."""\n'
+    '    return {"words": len(text.split()), "letters": sum(c.isalpha() for c in text)}',
+    '%mcp call measure text="hello brave new world"',
+]
+
+
+def write_notebook(path: Path) -> None:
+    """The notebook, unrun, as plain nbformat 4 JSON."""
+    cells: list[dict[str, object]] = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Workbench outputs, re-opened"}
+    ]
+    cells += [
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": source,
+            "outputs": [],
+            "execution_count": None,
+        }
+        for source in CELLS
+    ]
+    kernelspec = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": kernelspec}}
+    path.write_text(json.dumps({**notebook, "cells": cells}, indent=1))
+
+
+def run_in_kernel(path: Path) -> None:
+    """Run the notebook in a real kernel outside the page (nbclient) and save its outputs."""
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    nbformat.write(notebook, path)  # type: ignore[no-untyped-call]
+
+
+def workbench_outputs(path: Path) -> dict[str, int]:
+    """How many outputs of each workbench mime type the saved file holds."""
+    counts = dict.fromkeys(WORKBENCH_MIMES, 0)
+    for cell in json.loads(path.read_text())["cells"]:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            for mime in WORKBENCH_MIMES:
+                if mime in data:
+                    assert "text/html" in data and "text/plain" in data, data.keys()
+                    counts[mime] += 1
+    return counts
+
+
+def save(lab: LabPage, path: Path, before: float) -> None:
+    """Save with the keyboard (both front ends) and wait until the file on disk has changed."""
+    lab.cells().nth(1).locator(".jp-InputPrompt").click()
+    lab.page.keyboard.press("ControlOrMeta+s")
+    deadline = time.monotonic() + 30
+    while path.stat().st_mtime <= before or not any(workbench_outputs(path).values()):
+        assert time.monotonic() < deadline, "the notebook was not saved within 30 s"
+        time.sleep(0.2)
+
+
+def reopen(lab: LabPage, path: str, ui: str) -> Locator:
+    """Open ``path`` without running anything; returns the visible notebook panel once the
+    first workbench output is drawn (no waiting for a kernel: the outputs come from the file)."""
+    quoted = urllib.parse.quote(lab.notebook_path(path))
+    route = f"/lab/workspaces/{lab.name}/tree/{quoted}" if ui == "lab" else f"/notebooks/{quoted}"
+    lab.ui = ui  # type: ignore[assignment]
+    lab.page.goto(lab.server.url(route))
+    panel = lab.page.locator(".jp-NotebookPanel:visible")
+    expect(panel.locator(".jp-wb-observation").first).to_be_visible(timeout=60_000)
+    return panel
+
+
+def check_drawn(panel: Locator, counts: dict[str, int]) -> None:
+    """Every workbench output drawn by its renderer, with the text it had when it ran."""
+    for mime, count in counts.items():
+        drawn = panel.locator(f'[data-mime-type="{mime}"] > .jp-wb-box')
+        expect(drawn).to_have_count(count)
+    expect(panel.locator(".jp-wb-rendered")).to_have_count(sum(counts.values()))
+    expect(panel.locator(".wb-observation, .wb-action, .wb-tool-card")).to_have_count(0)  # HTML
+    expect(panel.locator(".jp-wb-observation")).to_have_count(counts[OBSERVATION_MIME] - 1)
+    expect(panel.locator(".jp-wb-action")).to_have_count(1)
+
+    servers = panel.locator(".jp-wb-servers")
+    expect(servers).to_have_count(1)
+    expect(servers).to_contain_text("demo")
+    expect(servers.locator(".jp-wb-tone-ok")).to_have_text("connected")
+
+    cards = panel.locator(".jp-wb-tool-card")
+    expect(cards).to_have_count(2)
+    expect(cards.nth(0)).to_contain_text("demo.add")
+    expect(cards.nth(1)).to_contain_text("notebook.measure")
+    expect(cards.nth(1)).to_contain_text("Measure a text.")
+
+    action = panel.locator(".jp-wb-action")
+    expect(action).to_contain_text("demo.add")
+    expect(action.locator(".jp-wb-arg-name")).to_have_text(["a", "b"])
+
+    def observation(tool: str) -> Locator:
+        found = panel.locator(".jp-wb-observation").filter(
+            has=panel.page.locator(".jp-wb-tool-id", has_text=tool)
+        )
+        expect(found).to_have_count(1)
+        return found
+
+    add = observation("demo.add")
+    expect(add.locator(".jp-wb-status")).to_have_text("ok")
+    expect(add.locator(".jp-wb-duration")).to_have_text(DURATION)
+    expect(add.locator(".jp-wb-structured")).to_contain_text('"result": 5')
+
+    chart = observation("demo.draw_chart").locator("img.jp-wb-image")
+    expect(chart).to_have_count(1)
+    chart.scroll_into_view_if_needed()
+    assert chart.evaluate("img => img.complete && img.naturalWidth > 0")
+    assert (chart.get_attribute("src") or "").startswith("data:image/png;base64,")
+
+    fail = observation("demo.fail")
+    expect(fail).to_have_class(re.compile(r"\bjp-wb-is-error\b"))
+    expect(fail.locator(".jp-wb-status")).to_have_text("Error · tool_error")
+    expect(fail.locator(".jp-wb-error-line")).to_contain_text("this is a drill")
+
+    long = observation("notebook.long")
+    expect(long.locator(".jp-wb-truncated")).to_contain_text("wb.history[-1].observation")
+    expect(long.locator(".jp-wb-text")).to_contain_text("a line of text")
+
+    measure = observation("notebook.measure").locator(".jp-wb-structured")
+    expect(measure).to_contain_text('"letters": 18')
+    expect(measure).to_contain_text('"words": 4')
+
+    shown = panel.inner_text()
+    for raw in ('"kind": "observation"', '"kind":"observation"', "model not found"):
+        assert raw not in shown
+
+
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_a_saved_notebook_shows_every_output_reopened_trusted_or_not(lab: LabPage, ui: str) -> None:
+    path = lab.workdir / NOTEBOOK
+    write_notebook(path)
+    lab.open_notebook(NOTEBOOK, ui=ui)  # type: ignore[arg-type]
+    before = path.stat().st_mtime
+    lab.run_all()
+    assert "Traceback" not in lab.output_text()
+    save(lab, path, before)
+    counts = workbench_outputs(path)
+    assert counts == {OBSERVATION_MIME: 6, TOOL_MIME: 2, SERVERS_MIME: 1}
+
+    # Close the page, shut the kernel down, re-open without running.
+    lab.page.goto("about:blank")
+    lab.server.shutdown_sessions(under=f"{lab.name}/")
+    started = time.monotonic()
+    panel = reopen(lab, NOTEBOOK, ui)
+    lab.record_timing(f"{lab.name}: re-open until drawn", time.monotonic() - started)
+    check_drawn(panel, counts)
+    lab.screenshot("reopened")
+
+    # An untrusted copy: changed (a signature is of the content) and written through the
+    # contents API, which signs nothing with rich outputs that no page marked trusted.
+    notebook = json.loads(path.read_text())
+    notebook["metadata"]["copied"] = "by a test, so its signature is unknown"
+    lab.server.api(
+        "PUT",
+        f"/api/contents/{lab.notebook_path(UNTRUSTED)}",
+        {"type": "notebook", "format": "json", "content": notebook},
+    )
+    listed = lab.server.api("GET", f"/api/contents/{lab.notebook_path(UNTRUSTED)}?content=1")
+    shown_cells = [c for c in listed["content"]["cells"] if c["cell_type"] == "code"]
+    assert not any(cell["metadata"].get("trusted") for cell in shown_cells)  # untrusted
+    lab.page.goto("about:blank")
+    lab.server.shutdown_sessions(under=f"{lab.name}/")
+    panel = reopen(lab, UNTRUSTED, ui)
+    check_drawn(panel, counts)
+    lab.screenshot("reopened-untrusted")
+    lab.assert_no_errors()
+
+
+# -- contrast -------------------------------------------------------------------------------
+
+_CONTRAST_JS = """(selectors) => {
+  const parse = text => {
+    const m = text.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, below) => {
+    const a = top[3];
+    return [0, 1, 2].map(i => top[i] * a + below[i] * (1 - a)).concat([1]);
+  };
+  const background = node => {
+    const layers = [];
+    for (let n = node; n; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let color = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) color = over(layer, color);
+    return color;
+  };
+  const lum = c => {
+    const [r, g, b] = c.slice(0, 3).map(v => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const out = {};
+  for (const [name, selector] of Object.entries(selectors)) {
+    const node = document.querySelector(selector);
+    if (!node) { out[name] = null; continue; }
+    const bg = background(node);
+    const fg = over(parse(getComputedStyle(node).color), bg);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    out[name] = Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
+  }
+  return out;
+}"""
+
+_PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+BODY = {  # body text: WCAG AA, 4.5
+    "text": f"{_PANEL} .jp-wb-observation .jp-wb-text",
+    "tool id": f"{_PANEL} .jp-wb-observation .jp-wb-tool-id",
+    "structured": f"{_PANEL} .jp-wb-observation .jp-wb-structured",
+    "error line": f"{_PANEL} .jp-wb-is-error .jp-wb-error-line",
+    "table cell": f"{_PANEL} .jp-wb-servers td span",
+    "argument": f"{_PANEL} .jp-wb-action .jp-wb-arg-name",
+}
+UI_TEXT = {  # small labels (status pills, durations, notes): at least 3, as UI components
+    "status ok": f"{_PANEL} .jp-wb-status-ok",
+    "status error": f"{_PANEL} .jp-wb-status-error",
+    "duration": f"{_PANEL} .jp-wb-duration",
+    "truncation note": f"{_PANEL} .jp-wb-truncated",
+}
+
+
+def set_theme(lab: LabPage, theme: str) -> None:
+    lab.server.api("PUT", THEMES, {"raw": json.dumps({"theme": theme})})
+
+
+def test_contrast_is_readable_in_the_light_and_dark_themes(lab: LabPage) -> None:
+    path = lab.workdir / NOTEBOOK
+    write_notebook(path)
+    run_in_kernel(path)
+    ratios: dict[str, dict[str, float]] = {}
+    try:
+        for theme, step in (("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")):
+            set_theme(lab, theme)
+            lab.page.goto("about:blank")
+            reopen(lab, NOTEBOOK, "lab")
+            expect(lab.page.locator("body")).to_have_attribute(
+                "data-jp-theme-light", "true" if step == "light" else "false"
+            )
+            lab.page.locator(f"{_PANEL} .jp-wb-observation").first.scroll_into_view_if_needed()
+            lab.screenshot(step)
+            ratios[step] = lab.page.evaluate(_CONTRAST_JS, {**BODY, **UI_TEXT})
+    finally:
+        set_theme(lab, "JupyterLab Light")
+    print("contrast ratios:", json.dumps(ratios))
+    for step, found in ratios.items():
+        for name in BODY:
+            assert found[name] is not None and found[name] >= 4.5, (step, name, found)
+        for name in UI_TEXT:
+            assert found[name] is not None and found[name] >= 3.0, (step, name, found)
+    lab.assert_no_errors()
