@@ -147,9 +147,12 @@ class BrowserSnapshot:
 
 
 def _card_json(card: ToolCard) -> dict[str, Any]:
-    """The open tool as its card shows it: parameter rows for people, not the schema."""
+    """The open tool as its card shows it (the tool card's document: parameter rows for
+    people, not the schema)."""
     entry = card.entry
     return {
+        "kind": "tool",
+        "version": JSON_VERSION,
         "id": entry.id,
         "server": entry.server,
         "name": entry.name,
