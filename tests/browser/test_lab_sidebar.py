@@ -27,7 +27,7 @@ PANEL = "#jp-wb-sidebar"
 
 
 def write_notebook(lab: LabPage) -> None:
-    cells = [
+    cells: list[dict[str, object]] = [
         {"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {},
          "outputs": [], "source": source}
         for i, source in enumerate(CELLS)
@@ -108,6 +108,18 @@ def test_sidebar_lists_searches_inserts_and_follows(lab: LabPage, ui: UI) -> Non
     hits = search(panel, "shout in capitals")
     expect(hits.first).to_have_attribute("data-id", "notebook.shout")
 
+    # Browse inserts a cell that opens the tool browser on that tool.
+    before = lab.cell_count()
+    hits.first.locator(".jp-wb-sidebar-hit-browse").click()
+    expect(lab.cells()).to_have_count(before + 1)
+    sources = lab.cell_sources()
+    assert sources[before] == "%mcp browse --server notebook shout", sources
+    lab.cells().nth(before).locator(".jp-InputPrompt").click()
+    lab.page.keyboard.press("Control+Enter")
+    lab.wait_for_idle()
+    row = lab.cells().nth(before).locator('.wb-tl-row[data-id="notebook.shout"]')
+    expect(row).to_be_visible()
+
     # What is served: the URL and the tool count; the token stays masked.
     lab.run_cell_with("%mcp serve")
     served = panel.locator(".jp-wb-sidebar-served")
@@ -124,4 +136,8 @@ def test_sidebar_lists_searches_inserts_and_follows(lab: LabPage, ui: UI) -> Non
 
     search(panel, "")
     panel.screenshot(path=str(lab.artifacts / "sidebar.png"))
+    lab.page.screenshot(  # the panel beside the notebook it serves: the README's picture
+        path=str(lab.artifacts / "sidebar-beside-notebook.png"),
+        clip={"x": 0, "y": 0, "width": 1100, "height": 760},
+    )
     lab.screenshot("done")

@@ -238,16 +238,14 @@ export class SidebarPanel extends Widget {
     call.title = `Insert a %mcp call cell for ${hit.id} below the active cell`;
     const id = el('span', 'jp-wb-sidebar-hit-id', hit.id);
     call.append(id);
-    if (hit.readOnly) {
-      call.append(el('span', 'jp-wb-sidebar-badge', 'read-only'));
-    } else if (hit.destructive) {
+    if (hit.destructive) {
       call.append(el('span', 'jp-wb-sidebar-badge jp-wb-mod-destructive', 'destructive'));
     }
     if (hit.summary) {
       call.append(el('span', 'jp-wb-sidebar-hit-summary', hit.summary));
     }
     call.addEventListener('click', () => this._ask(hit.id, 'call'));
-    const browse = el('button', 'jp-wb-sidebar-hit-browse jp-mod-styled', 'Browse');
+    const browse = el('button', 'jp-wb-sidebar-hit-browse', 'Browse');
     browse.title = `Insert a cell that opens the tool browser on ${hit.id}`;
     browse.addEventListener('click', () => this._ask(hit.id, 'browse'));
     item.append(call, browse);
