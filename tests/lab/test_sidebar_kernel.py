@@ -191,3 +191,28 @@ def test_a_second_panel_gets_its_own_state_and_a_reload_keeps_them_working(
     assert servers(one.next("state", lambda d: "demo" in servers(d)))["demo"][0] == "connected"
     two.pump(1.0)
     assert servers(two.next("state", lambda d: "demo" in servers(d)))["demo"][1] == 11
+
+
+LATE = """
+import threading, workbench
+def later():
+    threading.Event().wait(1.0)
+    workbench.current().registry.add_tools("late", [{"name": "arrived", "inputSchema": {}}])
+threading.Thread(target=later, daemon=True).start()
+"""
+
+
+def test_a_change_made_off_the_main_thread_with_no_cell_running_is_pushed(
+    kernel: KernelSession,
+) -> None:
+    """As a server's tools/list_changed lands on the bridge thread: the registry listener
+    sends from that thread, after the cell (and its post_run_cell) ended."""
+    panel = Panel(kernel)
+    panel.run("%load_ext workbench\nimport workbench\nbefore = len(workbench.current().registry)")
+    panel.open()
+    before = panel.next("state")["tools"]
+    panel.run(LATE)
+    assert all(d["tools"] == before for d in panel.seen if d["type"] == "state")
+    panel.next("state", lambda d: d["tools"] == before + 1, timeout=10)
+    panel.send({"type": "search", "query": "arrived"})
+    assert panel.next("results")["hits"][0]["id"] == "late.arrived"
