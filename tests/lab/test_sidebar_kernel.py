@@ -74,6 +74,8 @@ class Panel:
                 panel.closed = True
             elif kind == "comm_msg":
                 panel.seen.append(content["data"])
+                if until_idle is None:
+                    return  # let the caller look at it now
         if until_idle is not None:
             raise AssertionError(f"the cell did not finish within {timeout} s")
 
@@ -118,19 +120,29 @@ def test_without_the_extension_the_comm_is_closed_at_once(kernel: KernelSession)
     assert panel.closed and panel.seen == []
 
 
-def test_the_panel_follows_the_kernel_and_answers_it(kernel: KernelSession) -> None:
+def test_the_panel_follows_the_kernel_and_answers_it(
+    kernel: KernelSession, record_timing: Callable[[str, float], None]
+) -> None:
     panel = Panel(kernel)
     panel.run("%load_ext workbench")
     panel.open()
     first = panel.next("state")
     assert first == {"type": "state", "servers": [], "served": None, "tools": 0}
+    # The target and the first state cost no heavy import: the Workbench is made on first use.
+    heavy = panel.run(
+        "import sys\nprint(sorted(m for m in ['pydantic', 'fastmcp', 'mcp', 'ipywidgets']"
+        " if m in sys.modules))"
+    )
+    assert heavy.strip() == "[]"
 
     panel.run("%mcp connect demo")
     state = panel.next("state", lambda d: "demo" in servers(d))
     assert servers(state)["demo"] == ("connected", 11) and state["tools"] == 11
 
+    started = time.perf_counter()
     panel.send({"type": "search", "query": "add numbers", "limit": 5, "seq": 1})
     results = panel.next("results")
+    record_timing("sidebar search round trip, 11 tools", time.perf_counter() - started)
     assert results["seq"] == 1 and results["hits"][0]["id"] == "demo.add"
     assert results["hits"][0]["summary"].startswith("Add two numbers")
     panel.send({"type": "search", "query": "", "limit": 100})
