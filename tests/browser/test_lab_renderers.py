@@ -102,8 +102,13 @@ def reopen(lab: LabPage, path: str, ui: str) -> Locator:
     """Open ``path`` without running anything; returns the visible notebook panel once the
     first workbench output is drawn (no waiting for a kernel: the outputs come from the file)."""
     quoted = urllib.parse.quote(lab.notebook_path(path))
-    route = f"/lab/workspaces/{lab.name}/tree/{quoted}" if ui == "lab" else f"/notebooks/{quoted}"
+    workspace = f"{lab.name}-{Path(path).stem}-{time.monotonic_ns()}"  # this notebook's tab only
+    route = f"/lab/workspaces/{workspace}/tree/{quoted}" if ui == "lab" else f"/notebooks/{quoted}"
     lab.ui = ui  # type: ignore[assignment]
+    if ui == "notebook":  # stock Notebook 7 errors, once per page (see jupyter_browser.py)
+        lab.allow_error("Cannot read properties of undefined (reading 'schema')")
+        if lab.server.served_lab:
+            lab.allow_error("Command 'filebrowser:open-path' not registered.")
     lab.page.goto(lab.server.url(route))
     panel = lab.page.locator(".jp-NotebookPanel:visible")
     expect(panel.locator(".jp-wb-observation").first).to_be_visible(timeout=60_000)
@@ -215,11 +220,13 @@ def test_a_saved_notebook_shows_every_output_reopened_trusted_or_not(lab: LabPag
 # -- contrast -------------------------------------------------------------------------------
 
 _CONTRAST_JS = """(selectors) => {
-  const parse = text => {
-    const m = text.match(/rgba?\\(([^)]+)\\)/);
+  const parse = text => {  // rgb(), rgba() and color(srgb ...) (what color-mix() computes to)
+    const srgb = text.match(/color\\(srgb ([^)]+)\\)/);
+    const m = srgb ?? text.match(/rgba?\\(([^)]+)\\)/);
     if (!m) return null;
     const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    const scale = srgb ? 255 : 1;
+    return [p[0] * scale, p[1] * scale, p[2] * scale, p.length > 3 ? p[3] : 1];
   };
   const over = (top, below) => {
     const a = top[3];
