@@ -221,9 +221,7 @@ def _print_columns(
             str(summaries[c][group]["n"]) if group in summaries[c] else "0" for c in columns
         )
         print(f"{group:12s}{'n=' + ns:>12s}")
-        print(
-            f"{'':24s}" + "".join(f"{_cell(summaries[c].get(group)):>{width}}" for c in columns)
-        )
+        print(f"{'':24s}" + "".join(f"{_cell(summaries[c].get(group)):>{width}}" for c in columns))
     rows: dict[str, Callable[[str], str]] = {
         "no-answer recall": lambda c: _pct(no_answer_pr(results[c])[1]),
         "no-answer precision": lambda c: _pct(no_answer_pr(results[c])[0]),

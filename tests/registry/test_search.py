@@ -185,6 +185,21 @@ def test_typos_synonyms_compounds_and_name_coverage(
     assert catalog.search(query)[0].id == expected
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("lsit my repositoreis", "code.search_repositories"),  # "repositorei" != "repository"
+        ("postgress", "postgres.query"),  # "postgress" keeps its "ss" when stemmed
+    ],
+)
+def test_a_typo_that_stems_apart_is_fixed_as_typed(
+    catalog: Registry, query: str, expected: str
+) -> None:
+    catalog.add_tools("code", [make("search_repositories", "Search for repositories.")])
+    catalog.add_tools("postgres", [make("query", "Run a read-only SQL query.")])
+    assert catalog.search(query)[0].id == expected
+
+
 def test_a_synonym_counts_less_than_the_word_itself(catalog: Registry) -> None:
     catalog.add_tools("tickets", [make("open_ticket", "Open a ticket.")])
     hits = catalog.search("create issue")
@@ -196,6 +211,12 @@ def test_no_good_match_when_the_best_hit_misses_the_rare_words(catalog: Registry
     weak = catalog.search("translate this poem into klingon")
     assert weak.no_good_match
     assert not catalog.search("list the issues of my project").no_good_match
+
+
+def test_a_word_no_tool_has_weighs_as_the_rarest(catalog: Registry) -> None:
+    catalog.add_tools("queue", [make("send_message", "Send a message to a queue.")])
+    assert catalog.search("send an SMS to my mom").no_good_match
+    assert not catalog.search("send a message to the queue").no_good_match
 
 
 def test_removing_and_re_adding_a_server_gives_the_same_ranking(catalog: Registry) -> None:

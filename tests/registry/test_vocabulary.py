@@ -9,6 +9,7 @@ from workbench.registry.vocabulary import (
     deletions,
     edit_distance_at_most_one,
     stem,
+    swaps,
     synonyms,
     terms,
     words,
@@ -53,3 +54,8 @@ def test_edit_distance_at_most_one(a: str, b: str, close: bool) -> None:
 
 def test_deletions() -> None:
     assert deletions("abc") == {"bc", "ac", "ab"}
+
+
+def test_swaps_exchange_each_neighbouring_pair() -> None:
+    assert swaps("abc") == {"bac", "acb"}
+    assert swaps("a") == set()

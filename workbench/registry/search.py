@@ -25,6 +25,7 @@ from workbench.registry.vocabulary import (
     deletions,
     edit_distance_at_most_one,
     stem,
+    swaps,
     synonyms,
     terms,
     words,
@@ -47,7 +48,7 @@ SYNONYM_DISCOUNT = 0.4
 TYPO_DISCOUNT = 0.7
 PREFIX_DISCOUNT = 0.7
 NAME_COVERAGE_BONUS = 0.5
-NO_GOOD_MATCH_COVERAGE = 0.4
+NO_GOOD_MATCH_COVERAGE = 0.25
 TYPO_MIN_LENGTH = 4
 TYPO_MAX_LENGTH = 20
 """Longer words get no typo fixes: the work grows with the square of a word's length."""
@@ -260,12 +261,14 @@ class SearchIndex:
         # Bounded work whatever was typed or pasted (F10): a query's first characters, its
         # first distinct terms.
         raw = words(text[:MAX_QUERY_CHARS])
-        query_terms = [stem(word) for word in raw if word not in STOPWORDS]
-        query_terms += self._compounds(raw)
+        spelled = {stem(word): word for word in raw if word not in STOPWORDS}
+        query_terms = [*spelled, *self._compounds(raw)]
         if len(query_terms) > MAX_QUERY_TERMS:
             query_terms = list(dict.fromkeys(query_terms))[:MAX_QUERY_TERMS]
         routes = {
-            term: self._routes(term, allow_prefix=position == len(query_terms) - 1)
+            term: self._routes(
+                term, spelled.get(term, term), allow_prefix=position == len(query_terms) - 1
+            )
             for position, term in enumerate(query_terms)
         }
         scores = np.zeros(len(self._entries))
@@ -284,14 +287,15 @@ class SearchIndex:
 
     # -- how query terms reach the index ------------------------------------------------
 
-    def _routes(self, term: str, *, allow_prefix: bool) -> list[_Route]:
-        """The index terms a query term stands for: itself and its synonyms; failing that,
-        a one-edit typo fix, or (for the last word, as-you-type) its completions."""
+    def _routes(self, term: str, word: str, *, allow_prefix: bool) -> list[_Route]:
+        """The index terms a query term (``word`` as typed) stands for: itself and its
+        synonyms; failing that, a one-edit typo fix, or (for the last word, as-you-type)
+        its completions."""
         routes = [_Route(term, 1.0)] if term in self._postings else []
         routes += [_Route(s, SYNONYM_DISCOUNT) for s in synonyms(term) if s in self._postings]
         if term in self._postings:
             return routes
-        routes += [_Route(fix, TYPO_DISCOUNT) for fix in self._typo_fixes(term)]
+        routes += [_Route(fix, TYPO_DISCOUNT) for fix in self._typo_fixes(term, word)]
         if allow_prefix and len(term) >= 3:
             routes += [_Route(c, PREFIX_DISCOUNT) for c in self._completions(term)]
         return routes
@@ -311,8 +315,10 @@ class SearchIndex:
             found.append(candidate)
         return found
 
-    def _typo_fixes(self, term: str) -> list[str]:
-        """Index terms one edit away (insertion, deletion, substitution or swap)."""
+    def _typo_fixes(self, term: str, word: str) -> list[str]:
+        """Index terms one edit away (insertion, deletion, substitution or swap) from the
+        stemmed term, or reached by stemming the typed word with one letter dropped or two
+        swapped: a typo can stem apart ("repositoreis", "postgress")."""
         if not TYPO_MIN_LENGTH <= len(term) <= TYPO_MAX_LENGTH:
             return []
         self._sorted_vocabulary()
@@ -320,7 +326,10 @@ class SearchIndex:
         candidates = set(keys.get(term, ())) | {d for d in deletions(term) if d in self._postings}
         for deleted in deletions(term):
             candidates |= keys.get(deleted, set())
-        return sorted(c for c in candidates if edit_distance_at_most_one(term, c))
+        found = {c for c in candidates if edit_distance_at_most_one(term, c)}
+        if len(word) <= TYPO_MAX_LENGTH:
+            found |= {s for s in map(stem, deletions(word) | swaps(word)) if s in self._postings}
+        return sorted(found)
 
     def _sorted_vocabulary(self) -> list[str]:
         """The vocabulary, sorted for completions and keyed by deletions for typo fixes;
@@ -363,10 +372,8 @@ class SearchIndex:
                 norm = 1 - B + B * (lengths[slot][i] / average if average else 1.0)
                 pseudo[slot] += weight * frequency / norm
         values = np.fromiter(pseudo.values(), dtype=float, count=len(pseudo))
-        compiled = (
-            np.fromiter(pseudo, dtype=np.intp, count=len(pseudo)),
-            self._idf(term) * values / (K1 + values),
-        )
+        weights = self._idf(term) * values / (K1 + values)
+        compiled = (np.fromiter(pseudo, dtype=np.intp, count=len(pseudo)), weights)
         self._compiled[term] = compiled
         return compiled
 
@@ -400,11 +407,18 @@ class SearchIndex:
         return 1 + NAME_COVERAGE_BONUS * covered**2
 
     def _coverage(self, routes: dict[str, list[_Route]], slot: int) -> float:
-        """How much of the query (weighted by rarity) the given entry answers."""
+        """How much of the query (weighted by rarity) the given entry answers. A word the
+        index lacks weighs as much as its rarest route, or, with none, as a word no tool
+        has: "sms" in "send an SMS" is the point of the request, not noise."""
         have = self._terms_of[slot]
         total = answered = 0.0
         for term, term_routes in routes.items():
-            weight = self._idf(term) if term in self._postings else 1.0
+            if term in self._postings:
+                weight = self._idf(term)
+            elif term_routes:
+                weight = max(self._idf(route.term) for route in term_routes)
+            else:
+                weight = self._idf(term)  # no tool has it: the highest rarity there is
             total += weight
             answered += weight * max((r.weight for r in term_routes if r.term in have), default=0)
         return answered / total if total else 0.0

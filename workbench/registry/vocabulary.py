@@ -201,3 +201,8 @@ def edit_distance_at_most_one(a: str, b: str) -> bool:
 def deletions(term: str) -> set[str]:
     """The term with each single character removed (keys of a typo index)."""
     return {term[:i] + term[i + 1 :] for i in range(len(term))}
+
+
+def swaps(term: str) -> set[str]:
+    """The term with each pair of neighbouring characters swapped."""
+    return {term[:i] + term[i + 1] + term[i] + term[i + 2 :] for i in range(len(term) - 1)}
