@@ -11,6 +11,7 @@ import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { SERVERS_MIME, TOOL_MIME, renderServers, renderToolCard } from './render/catalog';
 import { OBSERVATION_MIME, renderWorkbenchDoc } from './render/observation';
 import { PROGRESS_MIME, renderProgress } from './render/progress';
+import { TABLE_MIME, renderTable } from './render/table';
 import { Draw, DocRenderer } from './render/widget';
 
 export const RANK = 20;
@@ -34,7 +35,8 @@ const extensions: IRenderMime.IExtension[] = [
   extension('observation-renderer', OBSERVATION_MIME, renderWorkbenchDoc),
   extension('tool-renderer', TOOL_MIME, renderToolCard),
   extension('servers-renderer', SERVERS_MIME, renderServers),
-  extension('progress-renderer', PROGRESS_MIME, renderProgress)
+  extension('progress-renderer', PROGRESS_MIME, renderProgress),
+  extension('table-renderer', TABLE_MIME, renderTable)
 ];
 
 export default extensions;

@@ -26,7 +26,8 @@ UNTRUSTED = "renderers-untrusted.ipynb"
 OBSERVATION_MIME = "application/vnd.workbench.observation+json"
 TOOL_MIME = "application/vnd.workbench.tool+json"
 SERVERS_MIME = "application/vnd.workbench.servers+json"
-WORKBENCH_MIMES = (OBSERVATION_MIME, TOOL_MIME, SERVERS_MIME)
+TABLE_MIME = "application/vnd.workbench.table+json"
+WORKBENCH_MIMES = (OBSERVATION_MIME, TOOL_MIME, SERVERS_MIME, TABLE_MIME)
 DURATION = re.compile(r"^\d+(\.\d+)? (ms|s)$")
 THEMES = "/lab/api/settings/@jupyterlab/apputils-extension:themes"
 
@@ -130,6 +131,12 @@ def check_drawn(panel: Locator, counts: dict[str, int]) -> None:
     expect(servers).to_contain_text("demo")
     expect(servers.locator(".jp-wb-tone-ok")).to_have_text("connected")
 
+    tools = panel.locator(".jp-wb-tool-table")  # %mcp connect's table of the demo's tools
+    expect(tools).to_have_count(1)
+    expect(tools.locator("caption")).to_have_text("11 tools")
+    expect(tools).to_contain_text("demo.draw_chart")
+    expect(tools.locator(".jp-wb-badge", has_text="read-only").first).to_be_visible()
+
     cards = panel.locator(".jp-wb-tool-card")
     expect(cards).to_have_count(2)
     expect(cards.nth(0)).to_contain_text("demo.add")
@@ -186,7 +193,7 @@ def test_a_saved_notebook_shows_every_output_reopened_trusted_or_not(lab: LabPag
     assert "Traceback" not in lab.output_text()
     save(lab, path, before)
     counts = workbench_outputs(path)
-    assert counts == {OBSERVATION_MIME: 6, TOOL_MIME: 2, SERVERS_MIME: 1}
+    assert counts == {OBSERVATION_MIME: 6, TOOL_MIME: 2, SERVERS_MIME: 1, TABLE_MIME: 1}
 
     # Close the page, shut the kernel down, re-open without running.
     lab.page.goto("about:blank")
@@ -268,6 +275,7 @@ BODY = {  # body text: WCAG AA, 4.5
     "structured": f"{_PANEL} .jp-wb-observation .jp-wb-structured",
     "error line": f"{_PANEL} .jp-wb-is-error .jp-wb-error-line",
     "table cell": f"{_PANEL} .jp-wb-servers td span",
+    "tool table": f"{_PANEL} .jp-wb-tool-table td .jp-wb-tone-accent",
     "argument": f"{_PANEL} .jp-wb-action .jp-wb-arg-name",
 }
 UI_TEXT = {  # small labels (status pills, durations, notes): at least 3, as UI components

@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 from workbench.display import HistoryTable, SearchTable, ServerTable, ToolTable
 from workbench.display.formatting import format_time
+from workbench.display.mime import TABLE_MIME
 from workbench.history import History
 from workbench.mcp.manager import ServerInfo
 from workbench.registry import Registry, SearchResults
@@ -48,7 +49,16 @@ def test_tool_table_rows() -> None:
     assert len(description) <= 80 and description.endswith("…")
     assert table.rows[0][3].badges == ("read-only",)
     data = table._repr_mimebundle_()
-    assert set(data) == {"text/plain", "text/html"}
+    assert set(data) == {"text/plain", "text/html", TABLE_MIME}
+    document = data[TABLE_MIME]
+    assert (document["kind"], document["view"], document["title"]) == (
+        "table",
+        "tool-table",
+        "2 tools",
+    )
+    assert document["headers"] == ["id", "title", "description", "hints"]
+    assert document["rows"][0][0] == {"text": "fs.read_file", "tone": "accent", "mono": True}
+    assert document["rows"][0][3] == {"text": "", "badges": ["read-only"]}
     plain = data["text/plain"]
     assert plain.splitlines()[0] == "2 tools"
     assert "fs.read_file" in plain and "Read file" in plain and "destructive" in plain

@@ -17,6 +17,8 @@ OBSERVATION_MIME = "application/vnd.workbench.observation+json"
 """Action and Observation documents for front ends that render them (``kind`` tells which)."""
 TOOL_MIME = "application/vnd.workbench.tool+json"
 """A tool card's document (``kind`` "tool"): what the extension draws in a saved notebook."""
+TABLE_MIME = "application/vnd.workbench.table+json"
+"""Any other table's document (``kind`` "table"): titled rows of toned cells, and notes."""
 SERVERS_MIME = "application/vnd.workbench.servers+json"
 """A server table's document (``kind`` "servers"), its targets masked as in the HTML."""
 

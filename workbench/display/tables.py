@@ -16,7 +16,7 @@ from rich.text import Text
 
 from workbench.display import markup
 from workbench.display.formatting import first_line, format_duration, format_time, shorten
-from workbench.display.mime import JSON_VERSION, SERVERS_MIME, Displayable
+from workbench.display.mime import JSON_VERSION, SERVERS_MIME, TABLE_MIME, Displayable
 from workbench.display.style import RICH_STYLE, Tone, badge_tone, status_tone
 from workbench.secrets import mask_text
 
@@ -74,6 +74,7 @@ class TableView(Displayable):
 
     kind = "table"
     headers: tuple[str, ...] = ()
+    json_mime = TABLE_MIME
 
     def __init__(self, title: str, rows: Sequence[Sequence[Cell]], notes: Sequence[Note]) -> None:
         self.title = title
@@ -110,6 +111,18 @@ class TableView(Displayable):
             parts.append(markup.block(markup.span(self.title, bold=True)))
         parts.extend(markup.notice(note.text, tone=note.tone) for note in self.notes)
         return markup.box(self.kind, "".join(parts))
+
+    def to_json(self) -> dict[str, Any]:
+        """The cells as shown (already shortened and masked), for the extension to draw."""
+        return {
+            "kind": "table",
+            "version": JSON_VERSION,
+            "view": self.kind,
+            "title": self.title,
+            "headers": list(self.headers),
+            "rows": [[_json_cell(cell) for cell in row] for row in self.rows],
+            "notes": [{"text": note.text, "tone": note.tone} for note in self.notes],
+        }
 
 
 class ToolTable(TableView):
@@ -258,6 +271,20 @@ def _rich_cell(cell: Cell) -> Text:
         )
     text = Text(cell.text, style=RICH_STYLE[cell.tone] if cell.tone else "")
     return Text.assemble((f"{cell.marker} ", "dim"), text) if cell.marker else text
+
+
+def _json_cell(cell: Cell) -> dict[str, Any]:
+    """A cell with only the fields it uses: a table of a thousand rows stays small."""
+    data: dict[str, Any] = {"text": cell.text}
+    if cell.tone:
+        data["tone"] = cell.tone
+    if cell.mono:
+        data["mono"] = True
+    if cell.badges:
+        data["badges"] = list(cell.badges)
+    if cell.marker:
+        data["marker"] = cell.marker
+    return data
 
 
 def _html_cell(cell: Cell) -> str:

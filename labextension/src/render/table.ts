@@ -1,0 +1,91 @@
+/**
+ * Every other table of the workbench (`application/vnd.workbench.table+json`, version 1):
+ * tools, search hits, history, resources, templates, prompts, workspace files and events,
+ * as titled rows of toned cells and notes under them. The kernel already shortened and
+ * masked each cell; nothing here adds to it.
+ */
+import { el, fallback, note } from './dom';
+
+export const TABLE_MIME = 'application/vnd.workbench.table+json';
+
+export interface ITableCell {
+  text: string;
+  tone?: string;
+  mono?: boolean;
+  badges?: string[];
+  marker?: string;
+}
+
+export interface ITableDoc {
+  kind: 'table';
+  version: number;
+  view: string;
+  title: string;
+  headers: string[];
+  rows: ITableCell[][];
+  notes: { text: string; tone: string }[];
+}
+
+const TONES = new Set(['ok', 'error', 'warn', 'muted', 'accent']);
+const BADGE_TONE: Record<string, string> = {
+  'read-only': 'ok',
+  destructive: 'error',
+  idempotent: 'accent',
+  'open-world': 'warn'
+};
+
+function tone(name: unknown): string {
+  return typeof name === 'string' && TONES.has(name) ? ` jp-wb-tone-${name}` : '';
+}
+
+function cellNode(cell: unknown): HTMLElement {
+  const data = (typeof cell === 'object' && cell !== null ? cell : {}) as ITableCell;
+  const wrap = el('span');
+  if (Array.isArray(data.badges) && data.badges.length) {
+    for (const word of data.badges) {
+      const name = String(word);
+      wrap.appendChild(el('span', `jp-wb-badge jp-wb-tone-${BADGE_TONE[name] ?? 'muted'}`, name));
+    }
+    return wrap;
+  }
+  if (data.marker) {
+    wrap.appendChild(el('span', 'jp-wb-muted', `${String(data.marker)} `));
+  }
+  const classes = `${data.mono ? 'jp-wb-mono' : ''}${tone(data.tone)}`.trim();
+  wrap.appendChild(el('span', classes, String(data.text ?? '')));
+  return wrap;
+}
+
+/** A titled table and its notes; a table without rows is its title and notes. */
+export function renderTable(doc: unknown): HTMLElement {
+  const data = (typeof doc === 'object' && doc !== null ? doc : {}) as Partial<ITableDoc>;
+  if (data.kind !== 'table' || data.version !== 1) {
+    return fallback('table', doc);
+  }
+  const view = typeof data.view === 'string' && /^[a-z-]+$/.test(data.view) ? data.view : 'table';
+  const box = el('div', `jp-wb-box jp-wb-table-view jp-wb-${view}`);
+  const rows = Array.isArray(data.rows) ? data.rows : [];
+  const title = String(data.title ?? '');
+  if (rows.length) {
+    const table = el('table', 'jp-wb-table');
+    table.createCaption().textContent = title;
+    const head = table.createTHead().insertRow();
+    for (const name of Array.isArray(data.headers) ? data.headers : []) {
+      head.appendChild(el('th', '', String(name)));
+    }
+    const body = table.createTBody();
+    for (const row of rows) {
+      const tr = body.insertRow();
+      for (const cell of Array.isArray(row) ? row : []) {
+        tr.insertCell().appendChild(cellNode(cell));
+      }
+    }
+    box.appendChild(table);
+  } else {
+    box.appendChild(el('div', 'jp-wb-title', title));
+  }
+  for (const item of Array.isArray(data.notes) ? data.notes : []) {
+    box.appendChild(note(String(item?.text ?? ''), tone(item?.tone).trim()));
+  }
+  return box;
+}
