@@ -170,6 +170,8 @@ def assert_snapshot_shown(lab: LabPage, step: str) -> None:
     assert "VBox(" not in text
     output.scroll_into_view_if_needed()
     lab.screenshot(step)
+    # The output alone, as a picture for the README (test-artifacts/browser/<test>/).
+    output.screenshot(path=str(lab.artifacts / f"{step}-output.png"))
 
 
 def is_trusted(lab: LabPage, path: str) -> bool:
