@@ -46,6 +46,9 @@ CELLS = [
     '%%tool\ndef measure(text: str) -> dict:\n    """Measure a text."""\n'
     '    return {"words": len(text.split()), "letters": sum(c.isalpha() for c in text)}',
     '%mcp call measure text="hello brave new world"',
+    "from IPython.display import display\n"  # a document from a later version of the workbench
+    f'display({{"{OBSERVATION_MIME}": {{"kind": "observation", "version": 99}},'
+    ' "text/plain": "a later document", "text/html": "<b>a later document</b>"}, raw=True)',
 ]
 
 
@@ -123,7 +126,9 @@ def check_drawn(panel: Locator, counts: dict[str, int]) -> None:
         expect(drawn).to_have_count(count)
     expect(panel.locator(".jp-wb-rendered")).to_have_count(sum(counts.values()))
     expect(panel.locator(".wb-observation, .wb-action, .wb-tool-card")).to_have_count(0)  # HTML
-    expect(panel.locator(".jp-wb-observation")).to_have_count(counts[OBSERVATION_MIME] - 1)
+    expect(panel.locator(".jp-wb-observation")).to_have_count(counts[OBSERVATION_MIME] - 2)
+    expect(panel.locator(".jp-wb-fallback")).to_have_count(1)  # drawn as a line, never thrown
+    expect(panel.locator(".jp-wb-fallback")).to_contain_text("version 99")
     expect(panel.locator(".jp-wb-action")).to_have_count(1)
 
     servers = panel.locator(".jp-wb-servers")
@@ -178,7 +183,7 @@ def check_drawn(panel: Locator, counts: dict[str, int]) -> None:
     expect(measure).to_contain_text('"letters": 18')
     expect(measure).to_contain_text('"words": 4')
 
-    shown = panel.inner_text()
+    shown = "\n".join(panel.locator(".jp-OutputArea").all_inner_texts())
     for raw in ('"kind": "observation"', '"kind":"observation"', "model not found"):
         assert raw not in shown
 
@@ -193,7 +198,7 @@ def test_a_saved_notebook_shows_every_output_reopened_trusted_or_not(lab: LabPag
     assert "Traceback" not in lab.output_text()
     save(lab, path, before)
     counts = workbench_outputs(path)
-    assert counts == {OBSERVATION_MIME: 6, TOOL_MIME: 2, SERVERS_MIME: 1, TABLE_MIME: 1}
+    assert counts == {OBSERVATION_MIME: 7, TOOL_MIME: 2, SERVERS_MIME: 1, TABLE_MIME: 1}
 
     # Close the page, shut the kernel down, re-open without running.
     lab.page.goto("about:blank")
