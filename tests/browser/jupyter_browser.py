@@ -574,6 +574,66 @@ class LabPage:
         sources: list[str] = self.page.evaluate(_SOURCES_JS)
         return sources
 
+    # -- saving and re-opening --
+
+    def save(
+        self,
+        path: str,
+        until: Callable[[dict[str, Any]], bool] | None = None,
+        timeout: float = 30.0,
+    ) -> dict[str, Any]:
+        """Save the open notebook (Ctrl+S, both front ends) and return ``path``'s saved JSON
+        once it changed on disk and passes ``until``; saving again meanwhile, since the page
+        may still be receiving a kernel's last updates."""
+        file = self.workdir / path
+        before = file.stat().st_mtime_ns if file.exists() else 0
+        deadline = time.monotonic() + timeout
+        notebook: dict[str, Any] = {}
+        while True:
+            self.page.keyboard.press("ControlOrMeta+s")
+            time.sleep(0.5)
+            with contextlib.suppress(OSError, json.JSONDecodeError):
+                if file.stat().st_mtime_ns != before:
+                    notebook = json.loads(file.read_text())
+                    if until is None or until(notebook):
+                        return notebook
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{path} was not saved as expected within {timeout:.0f} s")
+
+    def leave_and_stop_kernel(self) -> None:
+        """Leave the page and shut this test's kernels down (as closing the tab and choosing
+        Shut Down Kernel would), waiting until the server has no session left for them."""
+        self.page.goto("about:blank")
+        self.server.shutdown_sessions(under=f"{self.name}/")
+        deadline = time.monotonic() + 30
+        while any(
+            session["path"].startswith(f"{self.name}/")
+            for session in self.server.api("GET", "/api/sessions")
+        ):
+            if time.monotonic() > deadline:
+                raise AssertionError("the kernel was not shut down within 30 s")
+            time.sleep(0.2)
+
+    def untrusted_copy(self, path: str, copy: str) -> None:
+        """``path`` as someone else would receive it: its content changed (a notebook's
+        signature is of its content), so the server trusts none of its outputs."""
+        notebook = json.loads((self.workdir / path).read_text())
+        notebook["metadata"]["shared_by"] = "a colleague"
+        (self.workdir / copy).write_text(json.dumps(notebook, indent=1))
+
+    def reopen(self, path: str, ui: UI) -> Locator:
+        """Open ``path`` without running anything and return its notebook panel; no waiting
+        for a kernel, since what a re-opened notebook shows comes from the file."""
+        quoted = urllib.parse.quote(self.notebook_path(path))
+        route = (
+            f"/lab/workspaces/{self.name}/tree/{quoted}" if ui == "lab" else f"/notebooks/{quoted}"
+        )
+        self.ui = ui
+        self.page.goto(self.server.url(route))
+        panel = self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+        panel.locator(".jp-Cell").first.wait_for(timeout=60_000)
+        return panel
+
     # -- evidence --
 
     def screenshot(self, step: str) -> Path:
