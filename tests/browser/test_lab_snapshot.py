@@ -8,7 +8,6 @@ never "model not found" nor a raw "VBox(" repr; the same for an untrusted copy.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -45,31 +44,12 @@ def output_of(lab: LabPage) -> Locator:
     return output
 
 
-def saved_doc(lab: LabPage, path: str) -> dict[str, Any]:
-    """The snapshot document of the browser cell as saved on disk."""
-    notebook = json.loads((lab.workdir / path).read_text())
+def snapshot_of(notebook: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot document of the browser cell in a saved notebook ({} without one)."""
     outputs = notebook["cells"][BROWSER_CELL]["outputs"]
     docs = [o["data"][BROWSER_MIME] for o in outputs if BROWSER_MIME in o.get("data", {})]
-    assert len(docs) == 1, f"one browser output expected, found {len(docs)}"
-    doc: dict[str, Any] = docs[0]
-    return doc
-
-
-def save_until(lab: LabPage, path: str, check: Any, timeout: float = 30.0) -> dict[str, Any]:
-    """Save (Ctrl+S) until the saved snapshot passes ``check``: the page may still be receiving
-    the kernel's last coalesced update."""
-    deadline = time.monotonic() + timeout
-    while True:
-        lab.page.keyboard.press("ControlOrMeta+s")
-        time.sleep(0.5)
-        try:
-            doc = saved_doc(lab, path)
-            if check(doc):
-                return doc
-        except (json.JSONDecodeError, KeyError, AssertionError):
-            doc = {}
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the saved snapshot never passed the check: {doc!r}"[:3000])
+    assert len(docs) <= 1, f"one browser output expected, found {len(docs)}"
+    return docs[0] if docs else {}
 
 
 def type_search_keeping_focus(lab: LabPage, live: Locator) -> None:
@@ -125,25 +105,9 @@ def run_browse_call_and_save(lab: LabPage, ui: UI) -> None:
             and observation.get("structuredContent") == {"result": 42}
         )
 
-    doc = save_until(lab, NOTEBOOK, settled)
+    doc = snapshot_of(lab.save(NOTEBOOK, until=lambda notebook: settled(snapshot_of(notebook))))
     assert doc["results"][0]["id"] == "demo.add"
     assert doc["lastCall"]["action"]["arguments"] == {"a": 2, "b": 40}
-
-
-def leave_and_stop_the_kernel(lab: LabPage) -> None:
-    lab.page.goto("about:blank")
-    lab.server.shutdown_sessions(under=f"{lab.name}/")
-    deadline = time.monotonic() + 30
-    while any(s["path"].startswith(f"{lab.name}/") for s in lab.server.api("GET", "/api/sessions")):
-        assert time.monotonic() < deadline, "the kernel was not shut down"
-        time.sleep(0.2)
-
-
-def make_untrusted_copy(lab: LabPage) -> None:
-    """A copy as someone else would receive it: changed content, so its signature fails."""
-    notebook = json.loads((lab.workdir / NOTEBOOK).read_text())
-    notebook["metadata"]["shared_by"] = "a colleague"
-    (lab.workdir / SHARED).write_text(json.dumps(notebook, indent=1))
 
 
 def assert_snapshot_shown(lab: LabPage, step: str) -> None:
@@ -186,9 +150,9 @@ def test_a_reopened_browser_cell_shows_its_snapshot_trusted_and_untrusted(
     lab: LabPage, ui: UI
 ) -> None:
     run_browse_call_and_save(lab, ui)
-    make_untrusted_copy(lab)
+    lab.untrusted_copy(NOTEBOOK, SHARED)
     assert is_trusted(lab, NOTEBOOK) and not is_trusted(lab, SHARED)
-    leave_and_stop_the_kernel(lab)
+    lab.leave_and_stop_kernel()
 
     # ipywidgets' manager asks a fresh kernel for its widgets over a control comm; a kernel
     # that has not imported ipywidgets closes it, and the page may log that close as a
@@ -201,7 +165,7 @@ def test_a_reopened_browser_cell_shows_its_snapshot_trusted_and_untrusted(
                 lab.allow_error(known)
     lab.open_notebook(NOTEBOOK, ui=ui)  # a new kernel starts; nothing is run
     assert_snapshot_shown(lab, "reopened")
-    leave_and_stop_the_kernel(lab)
+    lab.leave_and_stop_kernel()
 
     lab.open_notebook(SHARED, ui=ui)
     assert_snapshot_shown(lab, "reopened-untrusted")
