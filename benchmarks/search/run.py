@@ -280,6 +280,7 @@ class WorkbenchSemantic(WorkbenchRegistry):
     """The Registry in semantic mode; building includes embedding every tool, timed apart."""
 
     name = "workbench-semantic"
+    vector_cache: Any = None  # a VectorCache: vectors read from disk, as in a new kernel
 
     def __init__(self) -> None:
         super().__init__()
@@ -306,7 +307,7 @@ class WorkbenchSemantic(WorkbenchRegistry):
             return self._encoder(texts)
 
         self.registry = self._cls()
-        index = self.registry.enable_semantic(SemanticIndex(counting))
+        index = self.registry.enable_semantic(SemanticIndex(counting, self.vector_cache))
         for server, tools in catalogs.items():
             self.registry.add_tools(server, tools)
         rss = _rss_mb()

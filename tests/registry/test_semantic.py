@@ -53,6 +53,12 @@ CATALOG: dict[str, list[dict[str, Any]]] = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _vectors_in_a_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Registry(semantic=True)`` caches vectors on disk: never in the developer's cache."""
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path))
+
+
 class CountingEncoder:
     """The real encoder, counting the texts it is asked to embed."""
 

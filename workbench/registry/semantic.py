@@ -6,9 +6,10 @@ word-embedding model that the ``wordllama`` wheel ships (installed by the ``sema
 nothing is downloaded) and adds cosine similarity to the keyword score.
 
 The model is mean-pooled token embeddings: no network, no torch, about half a second for
-1,600 tools on one core and 0.1 ms per query. Vectors are cached by tool id and a digest of the
-embedded text, so re-registering unchanged tools costs a hash, and a change to one server
-embeds only that server's changed tools (on the next search, in one batch).
+1,600 tools on one core and 0.1 ms per query. Vectors are cached by a digest of the embedded
+text, in memory and on disk (``vector_cache``), so re-registering unchanged tools costs a hash,
+a new kernel reads the vectors instead of embedding again, and a change to one server embeds
+only that server's changed tools (on the next search, in one batch).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy.typing as npt
 from workbench.errors import SemanticUnavailableError
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import SearchHit, SearchResults, shorten, split_server_filter
+from workbench.registry.vector_cache import VectorCache
 from workbench.registry.vocabulary import words
 
 if TYPE_CHECKING:
@@ -58,6 +60,8 @@ DESCRIPTION_WORDS = 200
 RECENT_LIMIT = 4096  # vectors of removed tools kept for re-registration
 
 _PACKAGE = "wordllama"
+MODEL_NAME = "wordllama-l2_supercat_256"  # the vector file's name: a new model, a new file
+MODEL_DIMENSIONS = 256
 _WEIGHTS = Path("weights") / "l2_supercat_256.safetensors"
 _TOKENIZER = Path("tokenizers") / "l2_supercat_tokenizer_config.json"
 _INSTALL_HINT = "pip install 'mcp-workbench[semantic]'"
@@ -161,10 +165,12 @@ class SemanticIndex:
     the next search (or ``prepare()``).
     """
 
-    def __init__(self, encoder: Encoder | None = None) -> None:
+    def __init__(self, encoder: Encoder | None = None, cache: VectorCache | None = None) -> None:
         if encoder is None:
             require_model()
+            cache = cache or VectorCache(MODEL_NAME, MODEL_DIMENSIONS)
         self._encoder = encoder
+        self._cache = cache
         self._slots: dict[str, int] = {}
         self._entries: list[ToolEntry | None] = []
         self._digests: list[bytes] = []
@@ -230,14 +236,21 @@ class SemanticIndex:
         self._free.append(slot)
 
     def prepare(self) -> None:
-        """Load the model and embed every pending entry now (searching does it otherwise)."""
+        """Embed every pending entry now (searching does it otherwise): vectors on disk
+        are read, the others embedded in one batch and written there."""
         if not self._pending:
             return
         by_digest: dict[bytes, str] = {}
         for slot, text in self._pending.items():
             by_digest.setdefault(self._digests[slot], text)
-        vectors = self._encode(list(by_digest.values()))
-        fresh = dict(zip(by_digest, vectors, strict=True))
+        fresh = self._cache.get(by_digest) if self._cache is not None else {}
+        missing = [digest for digest in by_digest if digest not in fresh]
+        if missing:
+            vectors = self._encode([by_digest[digest] for digest in missing])
+            made = dict(zip(missing, vectors, strict=True))
+            if self._cache is not None:
+                self._cache.put(made)
+            fresh.update(made)
         for slot in self._pending:
             digest = self._digests[slot]
             self._place(slot, digest, fresh[digest])
