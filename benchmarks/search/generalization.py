@@ -1,8 +1,9 @@
 """How well tool search generalizes: tuned, leave-servers-out and sealed figures in one run.
 
     python benchmarks/search/generalization.py [--folds 5] [--no-speed] [--methods ...]
+        [--sets tuned lso sealed fresh sealed2] [--configs "" -syn]
 
-Three request sets, each per request kind, for the keyword ranking (`workbench`) and the
+Request sets, each per request kind, for the keyword ranking (`workbench`) and the
 semantic mode (`workbench-semantic`, when the `semantic` extra is installed):
 
 - **tuned**: `requests_dev.jsonl`, the requests the ranking was tuned on (an upper bound).
@@ -12,6 +13,8 @@ semantic mode (`workbench-semantic`, when the `semantic` extra is installed):
   vocabulary data learned from catalogs is learned from the other folds' servers only.
 - **sealed**: `requests_sealed.jsonl`, written from tool names and servers only, never from
   descriptions or ranking output, and never tuned on.
+- **fresh** / **sealed2**: a second set written that way from tools drawn at random, split in
+  two: fresh may be looked at while working, sealed2 is run once at the end (see README).
 
 The hand-written synonym groups (`vocabulary.SYNONYM_GROUPS`) were written from dev failures,
 so every set is run with them and without them (`-syn`). The gap between the tuned and the
