@@ -623,13 +623,22 @@ class LabPage:
 
     def reopen(self, path: str, ui: UI) -> Locator:
         """Open ``path`` without running anything and return its notebook panel; no waiting
-        for a kernel, since what a re-opened notebook shows comes from the file."""
+        for a kernel, since what a re-opened notebook shows comes from the file. JupyterLab
+        gets a new workspace each time, so no earlier tab is restored beside it; in Notebook 7
+        its stock errors are allowed again (once per page load)."""
         quoted = urllib.parse.quote(self.notebook_path(path))
-        route = (
-            f"/lab/workspaces/{self.name}/tree/{quoted}" if ui == "lab" else f"/notebooks/{quoted}"
-        )
+        workspace = f"{self.name}-{time.monotonic_ns()}"
+        route = f"/lab/workspaces/{workspace}/tree/{quoted}"
+        if ui == "notebook":
+            route = f"/notebooks/{quoted}"
+            for known in NOTEBOOK7_KNOWN_PAGE_ERRORS:
+                self.allow_error(known)
+            if self.server.served_lab:
+                for known in NOTEBOOK7_AFTER_LAB_PAGE_ERRORS:
+                    self.allow_error(known)
         self.ui = ui
         self.page.goto(self.server.url(route))
+        self.server.served_lab |= ui == "lab"
         panel = self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
         panel.locator(".jp-Cell").first.wait_for(timeout=60_000)
         return panel

@@ -14,32 +14,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, expect
 
-from tests.browser.jupyter_browser import (
-    NOTEBOOK7_AFTER_LAB_PAGE_ERRORS,
-    NOTEBOOK7_KNOWN_PAGE_ERRORS,
-    UI,
-    LabPage,
-)
+from tests.browser.jupyter_browser import UI, LabPage
+from tests.browser.outputs import OBSERVATION_MIME, PROGRESS_MIME, workbench_outputs
 
 QUICKSTART = "notebooks/quickstart.ipynb"
 SHARED = "notebooks/quickstart-shared.ipynb"
-OBSERVATION = "application/vnd.workbench.observation+json"
-WORKBENCH_MIMES = (
-    OBSERVATION,
-    "application/vnd.workbench.tool+json",
-    "application/vnd.workbench.servers+json",
-    "application/vnd.workbench.progress+json",
-)
-
-
-def saved_counts(notebook: dict[str, Any]) -> dict[str, int]:
-    """How many outputs of each workbench mime type a saved notebook holds."""
-    counts = dict.fromkeys(WORKBENCH_MIMES, 0)
-    for cell in notebook["cells"]:
-        for output in cell.get("outputs", []):
-            for mime in WORKBENCH_MIMES:
-                counts[mime] += mime in output.get("data", {})
-    return counts
 
 
 def finished(notebook: dict[str, Any]) -> bool:
@@ -48,10 +27,10 @@ def finished(notebook: dict[str, Any]) -> bool:
     if any(cell.get("execution_count") is None for cell in code):
         return False
     progress = [
-        output["data"]["application/vnd.workbench.progress+json"]
+        output["data"][PROGRESS_MIME]
         for cell in code
         for output in cell.get("outputs", [])
-        if "application/vnd.workbench.progress+json" in output.get("data", {})
+        if PROGRESS_MIME in output.get("data", {})
     ]
     return len(progress) == 1 and progress[0]["finished"]
 
@@ -89,15 +68,12 @@ def test_the_quickstart_reopened_without_its_kernel_shows_everything(lab: LabPag
     lab.open_notebook(QUICKSTART, ui=ui)
     lab.run_all()
     saved = lab.save(QUICKSTART, until=finished)
-    counts = saved_counts(saved)
-    assert counts[OBSERVATION] >= 5 and all(counts.values()), counts
+    counts = workbench_outputs(saved)
+    assert counts[OBSERVATION_MIME] >= 5 and all(counts.values()), counts
     lab.untrusted_copy(QUICKSTART, SHARED)
     lab.leave_and_stop_kernel()
 
     for path, step in ((QUICKSTART, "reopened"), (SHARED, "reopened-untrusted")):
-        if ui == "notebook":  # stock Notebook 7 throws its known errors once per page load
-            for known in NOTEBOOK7_KNOWN_PAGE_ERRORS + NOTEBOOK7_AFTER_LAB_PAGE_ERRORS:
-                lab.allow_error(known)
         panel = lab.reopen(path, ui)
         check_everything_drawn(lab, panel, counts)
         lab.cells().filter(has_text="this is a drill").first.scroll_into_view_if_needed()
