@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from workbench import tool
-from workbench.display.browser_snapshot import BROWSER_MIME, NOT_FINISHED, RUN_HINT
+from workbench.display.browser_snapshot import NOT_FINISHED, RUN_HINT
+from workbench.display.mime import BROWSER_MIME
 from workbench.session import Workbench
 from workbench.widgets.browser import ToolBrowser
 from workbench.widgets.snapshot import WIDGET_MIME

@@ -1,8 +1,8 @@
 """The display room: rich renderables that turn workbench objects into Jupyter mime bundles.
 
 Pure presentation: no MCP, no event loop, no widgets. Every view renders as ``text/plain``
-(rich), ``text/html`` (themed for JupyterLab light and dark) and, for Actions and
-Observations, a JSON document under ``OBSERVATION_MIME``.
+(rich), ``text/html`` (themed for JupyterLab light and dark) and, for the JupyterLab
+extension, a JSON document under the mime type its ``json_mime`` names (``*_MIME`` below).
 
 Importing this package installs the views of the models (``tools.viewing``): from then on
 ``rich.print(observation)`` in a terminal and an Observation in a notebook show the same
@@ -13,7 +13,16 @@ resources, templates and prompts are tables and a prompt's messages a ``PromptVi
 from workbench.display.action import ActionView
 from workbench.display.listings import PromptTable, ResourceTable, TemplateTable
 from workbench.display.live import CallProgress, ProgressView
-from workbench.display.mime import OBSERVATION_MIME, Displayable, render_plain
+from workbench.display.mime import (
+    BROWSER_MIME,
+    OBSERVATION_MIME,
+    PROGRESS_MIME,
+    SERVERS_MIME,
+    TABLE_MIME,
+    TOOL_MIME,
+    Displayable,
+    render_plain,
+)
 from workbench.display.observation import ObservationView
 from workbench.display.params import Parameter, parameters
 from workbench.display.prompt import PromptView
@@ -35,7 +44,12 @@ install_view(PromptList, PromptTable)
 install_view(PromptResult, PromptView)
 
 __all__ = [
+    "BROWSER_MIME",
     "OBSERVATION_MIME",
+    "PROGRESS_MIME",
+    "SERVERS_MIME",
+    "TABLE_MIME",
+    "TOOL_MIME",
     "ActionView",
     "CallProgress",
     "Displayable",

@@ -18,12 +18,10 @@ from typing import Any
 from workbench.display import markup
 from workbench.display.action import ActionView
 from workbench.display.formatting import shorten
-from workbench.display.mime import JSON_VERSION
+from workbench.display.mime import BROWSER_MIME, JSON_VERSION
 from workbench.display.observation import ObservationView
 from workbench.display.tool_card import ToolCard
 
-BROWSER_MIME = "application/vnd.workbench.browser+json"
-"""The tool browser's saved snapshot (``kind`` "browser"), drawn by the JupyterLab extension."""
 RUN_HINT = "Saved snapshot of the tool browser: run the cell for the live widget."
 NOT_FINISHED = "The call had not finished when this snapshot was taken."
 PLAIN_QUERY_WIDTH = 40

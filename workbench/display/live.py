@@ -21,14 +21,11 @@ from rich.text import Text
 
 from workbench.display import markup
 from workbench.display.formatting import first_line, format_duration, shorten
-from workbench.display.mime import JSON_VERSION, Displayable
+from workbench.display.mime import JSON_VERSION, PROGRESS_MIME, Displayable
 from workbench.display.style import CSS_COLOR, RICH_STYLE, level_tone
 
 BAR_WIDTH = 30
 LOG_WIDTH = 160
-PROGRESS_MIME = "application/vnd.workbench.progress+json"
-"""A call's progress line, for the JupyterLab extension: untrusted copies strip the HTML's
-inline styles, which leaves the bar an empty grey track."""
 
 
 class LogLike(Protocol):

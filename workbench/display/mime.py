@@ -21,6 +21,11 @@ TABLE_MIME = "application/vnd.workbench.table+json"
 """Any other table's document (``kind`` "table"): titled rows of toned cells, and notes."""
 SERVERS_MIME = "application/vnd.workbench.servers+json"
 """A server table's document (``kind`` "servers"), its targets masked as in the HTML."""
+PROGRESS_MIME = "application/vnd.workbench.progress+json"
+"""A long call's progress line (``kind`` "progress"): untrusted copies strip the HTML's
+inline styles, which leaves the bar an empty grey track."""
+BROWSER_MIME = "application/vnd.workbench.browser+json"
+"""The tool browser's snapshot (``kind`` "browser"), saved beside its widget's view."""
 
 DISPLAY_WIDTH = 100
 JSON_VERSION = 1

@@ -36,12 +36,8 @@ import anywidget
 import traitlets
 
 from workbench.display.action import ActionView
-from workbench.display.browser_snapshot import (
-    BROWSER_MIME,
-    BrowserSnapshot,
-    LastCall,
-    ResultRow,
-)
+from workbench.display.browser_snapshot import BrowserSnapshot, LastCall, ResultRow
+from workbench.display.mime import BROWSER_MIME
 from workbench.display.observation import ObservationView
 from workbench.display.tool_card import ToolCard
 
