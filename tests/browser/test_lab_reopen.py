@@ -76,6 +76,13 @@ def test_the_quickstart_reopened_without_its_kernel_shows_everything(lab: LabPag
     for path, step in ((QUICKSTART, "reopened"), (SHARED, "reopened-untrusted")):
         panel = lab.reopen(path, ui)
         check_everything_drawn(lab, panel, counts)
-        lab.cells().filter(has_text="this is a drill").first.scroll_into_view_if_needed()
+        drill = lab.cells().filter(has_text="this is a drill").first
+        drill.evaluate("cell => cell.scrollIntoView({block: 'center'})")
         lab.screenshot(step)
+        box = panel.bounding_box()
+        assert box is not None
+        lab.page.screenshot(  # the README's picture: the notebook's part of the page
+            path=str(lab.artifacts / f"{step}-notebook.png"),
+            clip={"x": box["x"], "y": box["y"] + 400, "width": box["width"], "height": 1100},
+        )
         lab.leave_and_stop_kernel()
