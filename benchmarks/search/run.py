@@ -307,7 +307,8 @@ class WorkbenchSemantic(WorkbenchRegistry):
             return self._encoder(texts)
 
         self.registry = self._cls()
-        index = self.registry.enable_semantic(SemanticIndex(counting, self.vector_cache))
+        cached = () if self.vector_cache is None else (self.vector_cache,)  # older packages
+        index = self.registry.enable_semantic(SemanticIndex(counting, *cached))
         for server, tools in catalogs.items():
             self.registry.add_tools(server, tools)
         rss = _rss_mb()
