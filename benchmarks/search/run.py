@@ -46,6 +46,7 @@ SPLITS = {
     "sealed": ("requests_sealed.jsonl",),
     "fresh": ("requests_fresh.jsonl",),
     "sealed2": ("requests_sealed2.jsonl",),
+    "sealed3": ("requests_sealed3.jsonl",),
 }
 SIZES = (1_000, 10_000)
 
