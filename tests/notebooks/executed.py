@@ -26,3 +26,37 @@ def text_of(output: dict[str, Any]) -> str:
     if "text" in output:
         return str(output["text"])
     return str(output.get("data", {}).get("text/plain", ""))
+
+
+def by_cell(notebook: Any) -> dict[str, list[dict[str, Any]]]:
+    """Each code cell's outputs by cell id, once `execute` has run the notebook."""
+    return {
+        cell.id: list(cell.get("outputs", []))
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+    }
+
+
+def shown_by(outputs: list[dict[str, Any]]) -> str:
+    """The text of a cell's outputs (streams and text/plain), joined."""
+    return "\n".join(text_of(out) for out in outputs)
+
+
+def documents(outputs: list[dict[str, Any]], mime: str) -> list[Any]:
+    """The documents a cell's outputs carry under one mime type, in order."""
+    return [out["data"][mime] for out in outputs if mime in out.get("data", {})]
+
+
+def check_saved(name: str) -> None:
+    """A teaching notebook as committed: saved without outputs or execution counts, every
+    cell with an id, opening with a markdown cell and ending with "What to try next"."""
+    notebook = read(name)
+    cells = notebook.cells
+    assert cells[0].cell_type == "markdown" and cells[0].source.startswith("# "), cells[0]
+    assert cells[-1].cell_type == "markdown", cells[-1]
+    assert "what to try next" in cells[-1].source.lower(), cells[-1].source
+    ids = [cell.get("id") for cell in cells]
+    assert all(ids) and len(set(ids)) == len(ids), ids
+    for cell in cells:
+        if cell.cell_type == "code":
+            assert not cell.outputs and cell.execution_count is None, (cell.id, "saved outputs")
