@@ -270,19 +270,21 @@ def set_theme(lab: LabPage, theme: str) -> None:
     lab.server.api("PUT", THEMES, {"raw": json.dumps({"theme": theme})})
 
 
-def test_contrast_is_readable_in_the_light_and_dark_themes(lab: LabPage) -> None:
+def test_contrast_is_readable_in_the_light_dark_and_high_contrast_themes(lab: LabPage) -> None:
     path = lab.workdir / NOTEBOOK
     write_notebook(path)
     run_in_kernel(path)
     ratios: dict[str, dict[str, float]] = {}
     try:
-        for theme, step in (("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")):
+        for theme, step in (
+            ("JupyterLab Light", "light"),
+            ("JupyterLab Dark", "dark"),
+            ("JupyterLab Dark High Contrast", "dark-high-contrast"),
+        ):
             set_theme(lab, theme)
             lab.page.goto("about:blank")
             reopen(lab, NOTEBOOK, "lab")
-            expect(lab.page.locator("body")).to_have_attribute(
-                "data-jp-theme-light", "true" if step == "light" else "false"
-            )
+            expect(lab.page.locator("body")).to_have_attribute("data-jp-theme-name", theme)
             lab.page.locator(f"{_PANEL} .jp-wb-observation").first.scroll_into_view_if_needed()
             lab.screenshot(step)
             ratios[step] = lab.page.evaluate(_CONTRAST_JS, {**BODY, **UI_TEXT})
