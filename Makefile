@@ -2,13 +2,12 @@
 # (again only when pyproject.toml changes) and are safe to run any number of times.
 
 PYTHON ?= python3
-VENV := .venv
+VENV ?= .venv
 BIN := $(VENV)/bin
-NOTEBOOK ?= notebooks/quickstart.ipynb
 # Jupyter refuses to run as root (containers, Binder-like machines) unless told to.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Real MCP servers the tests run (nobody here wrote them), pinned, each apart from our venv.
-SERVERS := .cache/servers
+SERVERS ?= .cache/servers
 EVERYTHING_VERSION := 2026.8.31
 TIME_SERVER_VERSION := 2026.10.19
 # Real MCP clients the tests drive against served notebook tools and the workbench (nobody
@@ -30,13 +29,48 @@ LABEXT_BUILT := workbench/labextension/static/style.js
 LABEXT_SOURCES := $(shell find $(LABEXT)/src $(LABEXT)/style -type f 2>/dev/null) \
                   $(LABEXT)/package.json $(LABEXT)/yarn.lock $(LABEXT)/tsconfig.json
 LABEXT_LINK := $(VENV)/share/jupyter/labextensions/mcp-workbench
-JLPM := PATH="$(CURDIR)/$(BIN):$$PATH" $(CURDIR)/$(BIN)/jlpm
+JLPM := PATH="$(abspath $(BIN)):$$PATH" $(abspath $(BIN))/jlpm
 
-.PHONY: lab test lint format typecheck test-fast servers clients browser node labextension \
-        clean help
+# The workshop. `make lab` serves the repository (README in Lab's file browser) and opens
+# working copies of the notebooks in $(WORKSHOP)/ (git-ignored): autosave and File > New
+# write there, never into notebooks/. A copy is made once, when missing, and never
+# overwritten; `make reset-notebooks` does that on purpose.
+WORKSHOP := workshop
+WORKSHOP_FILES := $(patsubst notebooks/%,$(WORKSHOP)/%,\
+                    $(shell find notebooks -type f -not -path '*/.ipynb_checkpoints/*' 2>/dev/null))
+START := $(WORKSHOP)/quickstart.ipynb
+# The project's Jupyter settings (jupyter/): a server config found through JUPYTER_CONFIG_PATH
+# (no news feed, no update check, quiet kernels and websockets) and page-settings defaults,
+# overrides.json, read from jupyter/settings as Lab's app_settings_dir (no news toast; the file
+# browser follows the open notebook, so File > New lands in $(WORKSHOP)/). A person's own
+# ~/.jupyter settings still win.
+LAB_ENV := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter"
+LAB_ARGS := --ServerApp.ip=127.0.0.1 --ServerApp.root_dir="$(CURDIR)" \
+            --LabApp.default_url=/lab/tree/$(START) \
+            --LabApp.app_settings_dir="$(CURDIR)/jupyter/settings" $(ALLOW_ROOT)
+
+# The instructor's USB stick: `make wheelhouse` puts every wheel `make lab` installs (the
+# project's own too, its extension prebuilt) and the MCP servers into $(WHEELHOUSE_DIR)/;
+# `make lab` then installs from there with no network. Used when given
+# (`make lab WHEELHOUSE=wheelhouse`) or when a complete $(WHEELHOUSE_DIR)/ is there.
+# Wheels are for this platform and Python version.
+WHEELHOUSE_DIR := wheelhouse
+WHEELHOUSE ?= $(if $(wildcard $(WHEELHOUSE_DIR)/.complete),$(WHEELHOUSE_DIR),)
+PIP_FROM := $(if $(WHEELHOUSE),--no-index --find-links "$(abspath $(WHEELHOUSE))",)
+EVERYTHING_TARBALL := server-everything-$(EVERYTHING_VERSION).tar.gz
+FROM_INDEX := From the package index ('make wheelhouse' once makes this work offline).
+FROM_WHEELHOUSE := From $(WHEELHOUSE)/, no network: the project as 'make wheelhouse' built it \
+                   (delete $(WHEELHOUSE)/ to install this checkout instead).
+FROM_WHERE := $(if $(WHEELHOUSE),$(FROM_WHEELHOUSE),$(FROM_INDEX))
+
+.PHONY: lab lab-install reset-notebooks wheelhouse html test lint format typecheck test-fast \
+        servers clients browser node labextension clean help
 
 help:
-	@echo "make lab        set up and open JupyterLab on $(NOTEBOOK)"
+	@echo "make lab        set up and open JupyterLab on $(START), a working copy of notebooks/"
+	@echo "make reset-notebooks  overwrite the working copies in $(WORKSHOP)/ with notebooks/"
+	@echo "make wheelhouse download everything make lab installs into $(WHEELHOUSE_DIR)/ (then offline)"
+	@echo "make html NOTEBOOK=path.ipynb  export a run notebook to one HTML file that works offline"
 	@echo "make test       set up and run lint, type checks and every test (kernel and browser tests included)"
 	@echo "make test-fast  only the tests that need no kernel or browser"
 	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
@@ -45,8 +79,45 @@ help:
 	@echo "make labextension  build the JupyterLab extension (when its sources changed)"
 	@echo "make lint | format | typecheck | clean"
 
-lab: $(VENV)/.installed-lab labextension
-	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ALLOW_ROOT) $(NOTEBOOK)
+# Jupyter opens a local browser on the quickstart when there is one, and always prints the
+# quickstart's address with a token it draws anew at each start.
+lab: lab-install $(WORKSHOP_FILES) $(WORKSHOP)/.trusted
+	@echo "==> Starting JupyterLab on $(START) (working copies in $(WORKSHOP)/, notebooks/ is"
+	@echo "    never written). Open the address printed after 'copy and paste one of these URLs'."
+	@echo "    Stop with Ctrl+C twice."
+	$(LAB_ENV) $(BIN)/jupyter lab $(LAB_ARGS) \
+	  $$($(BIN)/python -c 'import webbrowser; webbrowser.get()' 2>/dev/null || echo --no-browser)
+
+# Everything `make lab` installs, without starting Lab (the wheelhouse test runs it).
+lab-install: $(VENV)/.installed-lab $(if $(WHEELHOUSE),,labextension) servers
+
+# Working copies: order-only prerequisites, so a copy is made when missing and a newer
+# notebooks/ file never overwrites it.
+$(WORKSHOP)/%: | notebooks/%
+	@mkdir -p $(dir $@)
+	cp notebooks/$* $@
+
+# New copies are signed as trusted (they are the project's), in one call: Jupyter would warn
+# "Notebook ... is not trusted" at each opening otherwise.
+$(WORKSHOP)/.trusted: $(filter %.ipynb,$(WORKSHOP_FILES)) | $(VENV)/.installed-lab
+	@$(BIN)/jupyter trust --log-level=WARN $? >/dev/null
+	@touch $@
+
+# Overwrites every working copy that has a notebooks/ original (outputs and edits in them are
+# lost); the previous versions are kept in $(WORKSHOP)/.before-reset/<time>/. Your own files in
+# $(WORKSHOP)/ (Untitled.ipynb, ...) are left alone.
+reset-notebooks:
+	@backup=$(WORKSHOP)/.before-reset/$$(date +%Y%m%d-%H%M%S); \
+	for copy in $(WORKSHOP_FILES); do \
+	  original=notebooks/$${copy#$(WORKSHOP)/}; \
+	  if [ -e "$$copy" ] && ! cmp -s "$$original" "$$copy"; then \
+	    mkdir -p "$$backup/$$(dirname $${copy#$(WORKSHOP)/})" && cp "$$copy" "$$backup/$${copy#$(WORKSHOP)/}"; \
+	    echo "overwriting $$copy (previous version in $$backup/)"; \
+	  fi; \
+	  mkdir -p "$$(dirname $$copy)" && cp "$$original" "$$copy"; \
+	done
+	@echo "$(WORKSHOP)/ now holds fresh copies of notebooks/ (reload open notebooks in Lab:"
+	@echo "File > Reload Notebook from Disk)."
 
 test: $(VENV)/.installed-dev labextension servers clients browser
 	$(MAKE) --no-print-directory lint typecheck
@@ -104,12 +175,20 @@ $(BIN)/python:
 	         "run 'sudo apt-get install python3-venv' and try again." >&2; exit 1; \
 	  fi; \
 	fi
+	@echo "==> Creating $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet $(PIP_FROM) --upgrade pip
 
-# (On a fresh clone pip's build hook builds the extension too, hence node.)
-$(VENV)/.installed-lab: pyproject.toml | $(BIN)/python node
-	$(BIN)/python -m pip install --quiet -e ".[lab]"
+# The long step, announced before it starts. From the index: the project editable (on a fresh
+# clone pip's build hook builds the extension too, hence node). From a wheelhouse: the
+# project's wheel as `make wheelhouse` built it, its extension prebuilt, nothing fetched.
+$(VENV)/.installed-lab: pyproject.toml | $(BIN)/python $(if $(WHEELHOUSE),,node)
+	@echo "==> Installing the workbench with JupyterLab into $(VENV): about 430 MB, about a minute"
+	@echo "    on a fast network, several on a busy workshop wifi; then the MCP servers the notebooks"
+	@echo "    connect to (mcp-server-time, server-everything) into $(SERVERS)/."
+	@echo "    $(FROM_WHERE)"
+	$(BIN)/python -m pip install --progress-bar on $(PIP_FROM) \
+	  $(if $(WHEELHOUSE),"mcp-workbench[lab]",-e ".[lab]")
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python node
@@ -148,12 +227,18 @@ $(LABEXT_BUILT): $(LABEXT_SOURCES) | $(VENV)/.installed-lab node
 # npm always runs with --ignore-scripts: some MCP packages' postinstall scripts apt-install
 # system packages as root. (Without scripts a bin may lack its exec bit: tests run `node <js>`.)
 $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION):
+ifneq ($(WHEELHOUSE),)
+	@echo "==> server-everything $(EVERYTHING_VERSION) from $(WHEELHOUSE)/$(EVERYTHING_TARBALL)"
+	mkdir -p $(SERVERS)/npm
+	tar -xzf $(WHEELHOUSE)/$(EVERYTHING_TARBALL) -C $(SERVERS)/npm
+else
 	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
 	  echo "error: the tests run real MCP servers that need node and npm (Node 20 or newer);" \
 	       "install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
 	fi
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/npm \
 	  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
+endif
 	touch $@
 
 # The clients: the MCP conformance suite (its server and client scenarios) and the MCP
@@ -183,6 +268,6 @@ $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP):
 # mcp-server-time gets a venv of its own: its dependencies never meet ours.
 $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION): | $(BIN)/python
 	$(PYTHON) -m venv $(SERVERS)/venv
-	$(SERVERS)/venv/bin/python -m pip install --quiet --disable-pip-version-check \
+	$(SERVERS)/venv/bin/python -m pip install --quiet --disable-pip-version-check $(PIP_FROM) \
 	  mcp-server-time==$(TIME_SERVER_VERSION)
 	touch $@
