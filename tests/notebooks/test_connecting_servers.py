@@ -140,7 +140,7 @@ EXPECTED_FAILURES = {
     "fail-exit": "NOTES_API_KEY is not set; it is needed to start",
     "fail-url": "the URL could not be reached",
     "fail-token": "the server refused the request (HTTP 401)",
-    "fail-timeout": "it did not finish starting within 2 s",
+    "fail-timeout": "it did not finish starting within 1 s",
 }
 
 
