@@ -2,11 +2,56 @@
 
 from __future__ import annotations
 
+import re
+
+import nbformat
 import pytest
 
-from tests.notebooks.executed import execute, read, text_of
+from tests.notebooks.executed import NOTEBOOKS, execute, read, text_of
 
 OBSERVATION = "application/vnd.workbench.observation+json"
+# The teaching notebooks whose frame these tests hold (the others' tests hold theirs).
+FRAMED = [
+    "quickstart.ipynb",
+    "serving_and_export.ipynb",
+    "workshop.ipynb",
+    "beyond_tools.ipynb",
+    "browse.ipynb",
+]
+OTHERS = [
+    "authoring_tools.ipynb",
+    "connecting_servers.ipynb",
+    "registry_search.ipynb",
+    "serving_and_export.ipynb",
+    "beyond_tools.ipynb",
+    "workshop.ipynb",
+    "browse.ipynb",
+]
+LINK = re.compile(r"\]\(([^)]+\.ipynb)\)")
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_a_teaching_notebook_is_framed_and_saved_clean(name: str) -> None:
+    """It opens with what the reader will learn and ends with what to try next, its links
+    lead to notebooks that exist, and it is saved without outputs, every cell with an id."""
+    notebook = read(name)
+    nbformat.validate(notebook)
+    first, last = notebook.cells[0], notebook.cells[-1]
+    assert first.cell_type == "markdown" and "you will learn" in first.source.lower()
+    assert last.cell_type == "markdown" and last.source.startswith("## What to try next")
+    ids = [cell.get("id") for cell in notebook.cells]
+    assert all(ids) and len(set(ids)) == len(ids)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, cell.id
+    prose = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+    for target in LINK.findall(prose):
+        assert (NOTEBOOKS / target).is_file(), f"{name} links to {target}, which is missing"
+
+
+def test_the_quickstart_ends_pointing_at_every_other_notebook() -> None:
+    last = read("quickstart.ipynb").cells[-1].source
+    assert [name for name in OTHERS if f"]({name})" not in last] == []
 
 
 @pytest.mark.kernel
