@@ -110,6 +110,8 @@ def test_token_meter(cells: Outputs) -> None:
     full, proxy = (int(group.replace(",", "")) for group in match.groups())
     assert 0 < proxy < full
     assert f"{1 - proxy / full:.0%} fewer" in shown
+    answer = re.search(r"One find_tools answer \(the 3 hits above\): ~([\d,]+) tokens", shown)
+    assert answer and 0 < int(answer.group(1).replace(",", "")) < full, shown
 
 
 def test_retrieval_evaluation_table(cells: Outputs) -> None:
