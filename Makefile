@@ -48,6 +48,8 @@ LAB_ENV := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter"
 LAB_ARGS := --ServerApp.ip=127.0.0.1 --ServerApp.root_dir="$(CURDIR)" \
             --LabApp.default_url=/lab/tree/$(START) \
             --LabApp.app_settings_dir="$(CURDIR)/jupyter/settings" $(ALLOW_ROOT)
+# More options for Jupyter, e.g. `make lab JUPYTER_ARGS=--port=9999`.
+JUPYTER_ARGS ?=
 
 # The instructor's USB stick: `make wheelhouse` puts every wheel `make lab` installs (the
 # project's own too, its extension prebuilt) and the MCP servers into $(WHEELHOUSE_DIR)/;
@@ -56,12 +58,12 @@ LAB_ARGS := --ServerApp.ip=127.0.0.1 --ServerApp.root_dir="$(CURDIR)" \
 # Wheels are for this platform and Python version.
 WHEELHOUSE_DIR := wheelhouse
 WHEELHOUSE ?= $(if $(wildcard $(WHEELHOUSE_DIR)/.complete),$(WHEELHOUSE_DIR),)
-PIP_FROM := $(if $(WHEELHOUSE),--no-index --find-links "$(abspath $(WHEELHOUSE))",)
+PIP_FROM = $(if $(WHEELHOUSE),--no-index --find-links "$(abspath $(WHEELHOUSE))",)
 EVERYTHING_TARBALL := server-everything-$(EVERYTHING_VERSION).tar.gz
 FROM_INDEX := From the package index ('make wheelhouse' once makes this work offline).
 FROM_WHEELHOUSE := From $(WHEELHOUSE)/, no network: the project as 'make wheelhouse' built it \
                    (delete $(WHEELHOUSE)/ to install this checkout instead).
-FROM_WHERE := $(if $(WHEELHOUSE),$(FROM_WHEELHOUSE),$(FROM_INDEX))
+FROM_WHERE = $(if $(WHEELHOUSE),$(FROM_WHEELHOUSE),$(FROM_INDEX))
 
 .PHONY: lab lab-install reset-notebooks wheelhouse html test lint format typecheck test-fast \
         servers clients browser node labextension clean help
@@ -85,7 +87,7 @@ lab: lab-install $(WORKSHOP_FILES) $(WORKSHOP)/.trusted
 	@echo "==> Starting JupyterLab on $(START) (working copies in $(WORKSHOP)/, notebooks/ is"
 	@echo "    never written). Open the address printed after 'copy and paste one of these URLs'."
 	@echo "    Stop with Ctrl+C twice."
-	$(LAB_ENV) $(BIN)/jupyter lab $(LAB_ARGS) \
+	$(LAB_ENV) $(BIN)/jupyter lab $(LAB_ARGS) $(JUPYTER_ARGS) \
 	  $$($(BIN)/python -c 'import webbrowser; webbrowser.get()' 2>/dev/null || echo --no-browser)
 
 # Everything `make lab` installs, without starting Lab (the wheelhouse test runs it).
@@ -98,9 +100,10 @@ $(WORKSHOP)/%: | notebooks/%
 	cp notebooks/$* $@
 
 # New copies are signed as trusted (they are the project's), in one call: Jupyter would warn
-# "Notebook ... is not trusted" at each opening otherwise.
+# "Notebook ... is not trusted" at each opening otherwise. Not signing one is no reason to stop.
 $(WORKSHOP)/.trusted: $(filter %.ipynb,$(WORKSHOP_FILES)) | $(VENV)/.installed-lab
-	@$(BIN)/jupyter trust --log-level=WARN $? >/dev/null
+	@$(BIN)/jupyter trust --log-level=WARN $? >/dev/null || \
+	  echo "note: could not sign every notebook as trusted; Lab will say it does not trust them"
 	@touch $@
 
 # Overwrites every working copy that has a notebooks/ original (outputs and edits in them are
@@ -118,6 +121,33 @@ reset-notebooks:
 	done
 	@echo "$(WORKSHOP)/ now holds fresh copies of notebooks/ (reload open notebooks in Lab:"
 	@echo "File > Reload Notebook from Disk)."
+
+# Made from the index whatever WHEELHOUSE says, into $(WHEELHOUSE_DIR).partial/ first, so an
+# interrupted download never passes for a wheelhouse: the project's wheel (pip wheel, the
+# extension built by `make labextension` inside), every wheel it and JupyterLab need, pip,
+# mcp-server-time's wheels (its own venv: resolved apart), server-everything's node_modules as
+# a tarball. Wheels only (--only-binary): nothing gets built on the workshop's machines.
+wheelhouse: WHEELHOUSE =
+wheelhouse: labextension | $(BIN)/python
+	@echo "==> Downloading every wheel 'make lab' installs into $(WHEELHOUSE_DIR)/ (about 90 MB;"
+	@echo "    a minute or two, less when pip's cache has them), for Python $$($(BIN)/python -c \
+	  'import sys, sysconfig; print(sys.version.split()[0], "on", sysconfig.get_platform())')"
+	rm -rf $(WHEELHOUSE_DIR).partial && mkdir -p $(WHEELHOUSE_DIR).partial
+	$(BIN)/python -m pip wheel --progress-bar on --no-deps -w $(WHEELHOUSE_DIR).partial .
+	$(BIN)/python -m pip download --progress-bar on --only-binary :all: -d $(WHEELHOUSE_DIR).partial \
+	  pip "$$(ls $(WHEELHOUSE_DIR).partial/mcp_workbench-*.whl)[lab]"
+	$(BIN)/python -m pip download --progress-bar on --only-binary :all: -d $(WHEELHOUSE_DIR).partial \
+	  mcp-server-time==$(TIME_SERVER_VERSION)
+	@echo "==> server-everything $(EVERYTHING_VERSION) (npm, --ignore-scripts) packed as $(EVERYTHING_TARBALL)"
+	npm install --ignore-scripts --no-audit --no-fund --prefix $(WHEELHOUSE_DIR).partial/npm \
+	  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
+	tar -czf $(WHEELHOUSE_DIR).partial/$(EVERYTHING_TARBALL) -C $(WHEELHOUSE_DIR).partial/npm .
+	rm -rf $(WHEELHOUSE_DIR).partial/npm
+	$(BIN)/python -c 'import sys, sysconfig; print("Python", sys.version.split()[0], \
+	  sysconfig.get_platform())' > $(WHEELHOUSE_DIR).partial/.complete
+	rm -rf $(WHEELHOUSE_DIR) && mv $(WHEELHOUSE_DIR).partial $(WHEELHOUSE_DIR)
+	@echo "==> $(WHEELHOUSE_DIR)/: $$(ls $(WHEELHOUSE_DIR) | wc -l) files, $$(du -sh $(WHEELHOUSE_DIR) | cut -f1)." \
+	  "'make lab' now installs from it with no network (copy the repository with it)."
 
 test: $(VENV)/.installed-dev labextension servers clients browser
 	$(MAKE) --no-print-directory lint typecheck
@@ -226,10 +256,11 @@ $(LABEXT_BUILT): $(LABEXT_SOURCES) | $(VENV)/.installed-lab node
 # The servers. The stamps carry the pinned versions, so changing a pin installs again.
 # npm always runs with --ignore-scripts: some MCP packages' postinstall scripts apt-install
 # system packages as root. (Without scripts a bin may lack its exec bit: tests run `node <js>`.)
+# From a wheelhouse: the node_modules `make wheelhouse` packed, unpacked (no npm, no network).
 $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION):
 ifneq ($(WHEELHOUSE),)
 	@echo "==> server-everything $(EVERYTHING_VERSION) from $(WHEELHOUSE)/$(EVERYTHING_TARBALL)"
-	mkdir -p $(SERVERS)/npm
+	rm -rf $(SERVERS)/npm && mkdir -p $(SERVERS)/npm
 	tar -xzf $(WHEELHOUSE)/$(EVERYTHING_TARBALL) -C $(SERVERS)/npm
 else
 	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
