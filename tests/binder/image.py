@@ -119,10 +119,10 @@ def build(folder: Path) -> Image:
     copy_repository(image.repo)
     image.seconds["copy the repository"] = round(time.monotonic() - started, 1)
     image.run("venv", [python, "-m", "venv", str(image.env)], folder / "venv.log")
-    # As repo2docker, but with pip's cache (it passes --no-cache-dir): the check reuses the
-    # wheels of its previous runs.
+    # As repo2docker, but with pip's cache (it passes --no-cache-dir), and without compiling
+    # every module to bytecode at install time (the kernels compile what they import): CI time.
     requirements = [str(image.bin / "python"), "-m", "pip", "install", "--progress-bar", "off"]
-    requirements += ["-r", "binder/requirements.txt"]
+    requirements += ["--no-compile", "-r", "binder/requirements.txt"]
     image.run("pip install -r binder/requirements.txt", requirements, folder / "pip.log")
     image.run("binder/postBuild", ["./binder/postBuild"], folder / "postBuild.log")
     return image
