@@ -42,9 +42,8 @@ def ran() -> Any:
     notebook = read("serving_and_export.ipynb")
     # Only the test looks at the token: a last cell prints it, so that every other output
     # can be searched for it.
-    notebook.cells.append(
-        nbformat.v4.new_code_cell(f"print({TOKEN_MARK!r} + served.token)", id="test-token")
-    )
+    source = f"print({TOKEN_MARK!r} + served.token)"
+    notebook.cells.append(nbformat.v4.new_code_cell(source, id="test-token"))  # type: ignore[no-untyped-call]
     outputs = execute(notebook)
     errors = [out for out in outputs if out["output_type"] == "error"]
     assert not errors, errors

@@ -2,7 +2,8 @@
 is unfinished, so every check fails with its message), with typical wrong answers (each
 check names the mistake), and with the folded solutions run in place of the answer cells
 (every check passes). Each exercise is four cells: the task, ``exN-answer`` (a
-``# your code here`` placeholder), ``exN-check`` and ``exN-solution`` (folded, tagged)."""
+``# your code here`` placeholder), ``exN-check`` and ``exN-solution`` (both folded and
+tagged)."""
 
 from __future__ import annotations
 
@@ -82,7 +83,12 @@ def test_each_exercise_is_task_answer_check_and_folded_solution() -> None:
         assert "your code here" not in cell(notebook, f"ex{n}-solution").source
         folded = cell(notebook, f"ex{n}-solution").metadata
         assert folded["jupyter"] == {"source_hidden": True} and "solution" in folded["tags"]
-        assert "check" in cell(notebook, f"ex{n}-check").metadata["tags"]
+        checking = cell(notebook, f"ex{n}-check").metadata
+        assert checking["jupyter"] == {"source_hidden": True} and "check" in checking["tags"]
+        # A folded cell shows its first line: it names the cell and gives nothing away.
+        assert cell(notebook, f"ex{n}-check").source.startswith(f"# Check exercise {n}\n")
+        first = cell(notebook, f"ex{n}-solution").source.splitlines()[0]
+        assert first.startswith("%%tool") or first == f"# Solution to exercise {n}", first
 
 
 @pytest.mark.kernel
