@@ -60,6 +60,18 @@ WHEELHOUSE_DIR := wheelhouse
 WHEELHOUSE ?= $(if $(wildcard $(WHEELHOUSE_DIR)/.complete),$(WHEELHOUSE_DIR),)
 PIP_FROM = $(if $(WHEELHOUSE),--no-index --find-links "$(abspath $(WHEELHOUSE))",)
 EVERYTHING_TARBALL := server-everything-$(EVERYTHING_VERSION).tar.gz
+# `make html`: the npm builds an offline page needs (require.js, the widget manager that draws
+# saved widget state, anywidget's AMD module, the version of the Python anywidget's), unpacked
+# at make time into $(HTML_ASSETS) and put inside each exported file; exports go to $(EXPORTS)/.
+REQUIREJS_VERSION := 2.3.8
+HTML_MANAGER_VERSION := 1.0.15
+ANYWIDGET_JS_VERSION := 0.11.0
+HTML_PACKS := requirejs-$(REQUIREJS_VERSION).tgz \
+              jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz \
+              anywidget-$(ANYWIDGET_JS_VERSION).tgz
+HTML_ASSETS ?= .cache/html/requirejs-$(REQUIREJS_VERSION)-html-manager-$(HTML_MANAGER_VERSION)-anywidget-$(ANYWIDGET_JS_VERSION)
+EXPORTS := exports
+NOTEBOOK ?=
 FROM_INDEX := From the package index ('make wheelhouse' once makes this work offline).
 FROM_WHEELHOUSE := From $(WHEELHOUSE)/, no network: the project as 'make wheelhouse' built it \
                    (delete $(WHEELHOUSE)/ to install this checkout instead).
@@ -91,7 +103,27 @@ lab: lab-install $(WORKSHOP_FILES) $(WORKSHOP)/.trusted
 	  $$($(BIN)/python -c 'import webbrowser; webbrowser.get()' 2>/dev/null || echo --no-browser)
 
 # Everything `make lab` installs, without starting Lab (the wheelhouse test runs it).
-lab-install: $(VENV)/.installed-lab $(if $(WHEELHOUSE),,labextension) servers
+lab-install: $(VENV)/.installed-lab $(if $(WHEELHOUSE),,labextension) servers \
+             $(HTML_ASSETS)/.complete
+
+# One HTML file per notebook, readable offline (scripts/export_html.py says how).
+html: $(VENV)/.installed-lab $(HTML_ASSETS)/.complete
+	@if [ -z "$(NOTEBOOK)" ]; then \
+	  echo "usage: make html NOTEBOOK=$(START) [EXECUTE=1 to run it first]" >&2; exit 2; fi
+	$(BIN)/python scripts/export_html.py "$(NOTEBOOK)" --assets $(HTML_ASSETS) --out $(EXPORTS) \
+	  $(if $(EXECUTE),--execute,)
+
+$(HTML_ASSETS)/.complete:
+	@echo "==> The scripts an offline HTML export needs (npm pack: require.js, html-manager, anywidget)"
+	rm -rf $(HTML_ASSETS) && mkdir -p $(HTML_ASSETS)
+	$(if $(WHEELHOUSE),cp $(addprefix $(WHEELHOUSE)/,$(HTML_PACKS)) $(HTML_ASSETS)/,\
+	  cd $(HTML_ASSETS) && npm pack --silent requirejs@$(REQUIREJS_VERSION) \
+	    @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION) anywidget@$(ANYWIDGET_JS_VERSION) >/dev/null)
+	tar -xzOf $(HTML_ASSETS)/requirejs-$(REQUIREJS_VERSION).tgz package/require.js > $(HTML_ASSETS)/require.js
+	tar -xzOf $(HTML_ASSETS)/jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz \
+	  package/dist/embed-amd.js > $(HTML_ASSETS)/embed-amd.js
+	tar -xzOf $(HTML_ASSETS)/anywidget-$(ANYWIDGET_JS_VERSION).tgz package/dist/index.js > $(HTML_ASSETS)/anywidget.js
+	touch $@
 
 # Working copies: order-only prerequisites, so a copy is made when missing and a newer
 # notebooks/ file never overwrites it.
@@ -143,6 +175,8 @@ wheelhouse: labextension | $(BIN)/python
 	  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
 	tar -czf $(WHEELHOUSE_DIR).partial/$(EVERYTHING_TARBALL) -C $(WHEELHOUSE_DIR).partial/npm .
 	rm -rf $(WHEELHOUSE_DIR).partial/npm
+	cd $(WHEELHOUSE_DIR).partial && npm pack --silent requirejs@$(REQUIREJS_VERSION) \
+	  @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION) anywidget@$(ANYWIDGET_JS_VERSION) >/dev/null
 	$(BIN)/python -c 'import sys, sysconfig; print("Python", sys.version.split()[0], \
 	  sysconfig.get_platform())' > $(WHEELHOUSE_DIR).partial/.complete
 	rm -rf $(WHEELHOUSE_DIR) && mv $(WHEELHOUSE_DIR).partial $(WHEELHOUSE_DIR)

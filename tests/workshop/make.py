@@ -30,13 +30,13 @@ def project_copy(where: Path) -> Path:
     return where
 
 
-def make_command(folder: Path, *arguments: str, installed: bool = True) -> list[str]:
-    """``make`` with this checkout's Makefile in ``folder``, VENV being this venv; with
-    ``installed``, its install stamps and `lab-install` count as done."""
+def make_command(folder: Path, *arguments: str, venv: Path | None = None) -> list[str]:
+    """``make`` with this checkout's Makefile in ``folder``. VENV is this venv, its install
+    stamp and `lab-install` counting as done; or ``venv``, installed as the Makefile says."""
     command = ["make", "--no-print-directory", "-C", str(folder), "-f", str(MAKEFILE)]
-    if installed:
+    if venv is None:
         command += ["-o", "lab-install", "-o", f"{VENV}/.installed-lab"]
-    return [*command, f"VENV={VENV}", *arguments]
+    return [*command, f"VENV={venv or VENV}", *arguments]
 
 
 def scratch_env(home: Path) -> dict[str, str]:

@@ -1,0 +1,92 @@
+"""Export a run notebook to one HTML file that renders offline (`make html NOTEBOOK=...`).
+
+nbconvert's HTML loads require.js, the widget manager that draws saved widget state, each
+widget's own module (here anywidget) and MathJax from public CDNs when the page is opened.
+This export puts the first three inside the file, as ``data:`` URLs made from the npm
+packages `make` unpacked into ``--assets`` (require.js, html-manager's embed-amd.js,
+anywidget's AMD build): widgets show as their saved snapshots and the page asks no server
+for anything. MathJax has no offline build here, so it is left out: TeX stays as typed.
+
+The workbench's own outputs need none of this: their bundles carry text/html next to the
+JSON document the JupyterLab extension draws, and nbconvert shows that HTML.
+
+Usage: python scripts/export_html.py NOTEBOOK --assets DIR --out DIR [--execute]
+(prints the path; --execute runs the notebook first, in its folder, with nbclient)
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+from nbconvert import HTMLExporter
+
+# Nothing to load: MathJax's script tag points at an empty script, so its configuration
+# finds no MathJax and does nothing.
+NO_SCRIPT = "data:text/javascript,"
+ASSETS = ("require.js", "embed-amd.js", "anywidget.js")
+# What would make the page fetch code, styles or pictures: a src, a <link href>, a JavaScript
+# import, a CSS @import or url(). (A link in the text, <a href>, fetches nothing.)
+LOADS = re.compile(
+    r"""(?:\bsrc\s*=\s*["']?|<link\b[^>]*?\bhref\s*=\s*["']?|\bimport\s*\(?\s*["']"""
+    r"""|\bfrom\s*["']|@import\s+["']|\burl\(\s*["']?)(https?://[^"')\s>]+)"""
+)
+
+
+def data_url(path: Path) -> str:
+    """The file as a ``data:`` URL (require.js loads such a path as is, no ``.js`` added)."""
+    return "data:text/javascript;base64," + base64.b64encode(path.read_bytes()).decode()
+
+
+def export(notebook: Path, assets: Path, out: Path, execute: bool = False) -> Path:
+    missing = [name for name in ASSETS if not (assets / name).is_file()]
+    if missing:
+        raise SystemExit(f"error: {assets} lacks {', '.join(missing)}: run `make html` again.")
+    exporter = HTMLExporter(template_name="lab")
+    exporter.require_js_url = data_url(assets / "require.js")
+    exporter.widget_renderer_url = data_url(assets / "embed-amd.js")
+    exporter.mathjax_url = NO_SCRIPT
+    exporter.mermaid_js_url = exporter.mermaid_layout_elk_js_url = NO_SCRIPT
+    node = nbformat.read(notebook, as_version=4)
+    if execute:
+        from nbclient import NotebookClient
+
+        where = {"metadata": {"path": str(notebook.parent)}}
+        NotebookClient(node, timeout=300, resources=where).execute()
+    elif not any(cell.get("outputs") for cell in node.cells):
+        print(f"note: {notebook} has no outputs; run it first (or `make html EXECUTE=1`).")
+    body, _ = exporter.from_notebook_node(node)
+    # The widget manager asks require.js for "anywidget" before it tries a CDN.
+    anywidget = data_url(assets / "anywidget.js")
+    paths = f'<script>requirejs.config({{paths: {{anywidget: "{anywidget}"}}}});</script>'
+    tag = f'<script src="{exporter.require_js_url}"></script>'
+    if body.count(tag) != 1:
+        raise SystemExit("error: nbconvert's template no longer loads require.js as expected.")
+    body = body.replace(tag, tag + paths)
+    fetched = LOADS.findall(body)
+    if fetched:
+        raise SystemExit(f"error: the page would still load {fetched[0]}")
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / (notebook.stem + ".html")
+    target.write_text(body, encoding="utf-8")
+    return target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebook", type=Path)
+    parser.add_argument("--assets", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--execute", action="store_true")
+    args = parser.parse_args()
+    if not args.notebook.is_file():
+        sys.exit(f"error: no notebook at {args.notebook}")
+    print(export(args.notebook, args.assets, args.out, args.execute))
+
+
+if __name__ == "__main__":
+    main()

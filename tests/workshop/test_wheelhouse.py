@@ -1,0 +1,92 @@
+"""The instructor's USB stick: `make wheelhouse`, then `make lab`'s install from it into a
+fresh venv with the package index switched off.
+
+The install runs with ``PIP_NO_INDEX=1``, pip's configuration files ignored and no extra
+``PIP_FIND_LINKS`` (a machine's own wheel folder would hide a missing wheel), and npm told to
+stay offline: everything must come from the wheelhouse. Then the fresh venv imports the
+workbench and JupyterLab lists the extension enabled from its prebuilt files, and the MCP
+servers are where the notebooks look for them.
+
+Slow (a download, two venvs): marked ``build``, like the wheel test, and run in CI. pip's
+cache keeps the download short after `make test`'s own install.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.installed import pinned
+from tests.workshop.make import ROOT, make_command
+
+pytestmark = [pytest.mark.build, pytest.mark.timeout(1200)]
+
+
+def run(command: list[str], env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"{' '.join(command)} failed:\n{output[-6000:]}"
+    return output
+
+
+@pytest.fixture(scope="module")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("stick") / "wheelhouse"
+    run(make_command(ROOT, "wheelhouse", f"WHEELHOUSE_DIR={folder}"))
+    return folder
+
+
+def offline_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PIP_FIND_LINKS"}
+    return {**env, "PIP_NO_INDEX": "1", "PIP_CONFIG_FILE": os.devnull, "npm_config_offline": "true"}
+
+
+def test_the_wheelhouse_holds_the_project_and_the_servers(wheelhouse: Path) -> None:
+    names = {p.name for p in wheelhouse.iterdir()}
+    assert not (wheelhouse.parent / "wheelhouse.partial").exists()
+    assert ".complete" in names
+    assert any(re.fullmatch(r"mcp_workbench-.+-py3-none-any\.whl", n) for n in names), names
+    assert any(n.startswith("jupyterlab-") for n in names)
+    assert any(n.startswith("mcp_server_time-") for n in names)
+    assert f"server-everything-{pinned('EVERYTHING_VERSION')}.tar.gz" in names
+    # The npm packages `make html` puts inside its pages, as npm packed them.
+    assert {p.name for p in wheelhouse.glob("*.tgz")} >= {
+        f"requirejs-{pinned('REQUIREJS_VERSION')}.tgz",
+        f"jupyter-widgets-html-manager-{pinned('HTML_MANAGER_VERSION')}.tgz",
+        f"anywidget-{pinned('ANYWIDGET_JS_VERSION')}.tgz",
+    }
+    assert all(n.endswith((".whl", ".tar.gz", ".tgz")) or n == ".complete" for n in names), names
+
+
+def test_make_lab_installs_from_it_with_the_index_off(wheelhouse: Path, tmp_path: Path) -> None:
+    venv, servers, html = tmp_path / "venv", tmp_path / "servers", tmp_path / "html"
+    command = make_command(
+        ROOT,
+        "lab-install",
+        f"WHEELHOUSE={wheelhouse}",
+        f"SERVERS={servers}",
+        f"HTML_ASSETS={html}",
+        venv=venv,
+    )
+    out = run(command, env=offline_env())
+    assert f"From {wheelhouse}/, no network" in out
+    assert "Looking in indexes" not in out
+
+    run([str(venv / "bin/python"), "-c", "import workbench, jupyterlab, anywidget"])
+    listed = re.sub(r"\x1b\[[0-9;]*m", "", run([str(venv / "bin/jupyter"), "labextension", "list"]))
+    assert f"{venv}/share/jupyter/labextensions" in listed
+    assert re.search(r"mcp-workbench v\S+ enabled OK", listed), listed
+    # Not the editable install's link to this checkout: the wheel's own prebuilt files.
+    assert not (venv / "share/jupyter/labextensions/mcp-workbench").is_symlink()
+
+    assert (servers / "venv/bin/mcp-server-time").is_file()
+    everything = servers / "npm/node_modules/@modelcontextprotocol/server-everything"
+    manifest = json.loads((everything / "package.json").read_text())
+    assert manifest["version"] == pinned("EVERYTHING_VERSION")
+    # And `make html`'s scripts, unpacked from the wheelhouse.
+    assert {p.name for p in html.iterdir()} >= {"require.js", "embed-amd.js", "anywidget.js"}
