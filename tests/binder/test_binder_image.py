@@ -5,7 +5,11 @@ notebook of notebooks/ top to bottom in a kernel of its own Python with no cell 
 from __future__ import annotations
 
 import json
+import re
+import secrets
 import subprocess
+import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -14,10 +18,13 @@ import pytest
 
 from tests.binder.image import ROOT, Image, build
 from tests.installed import pinned
+from tests.processes import unused_port
 
 pytestmark = [pytest.mark.build, pytest.mark.kernel]
 
 RUNNER = Path(__file__).with_name("run_notebook.py")
+# Binder's start URL (README), below the server's base URL: Lab, on the quickstart.
+URLPATH = "lab/tree/notebooks/quickstart.ipynb"
 # The notebook whose exercise checks fail until someone solves them: run with its solutions.
 WORKSHOP = "workshop.ipynb"
 
@@ -90,9 +97,58 @@ def test_the_image_has_the_extension_the_servers_and_the_lab_settings(image: Ima
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+def get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        assert response.status == 200, url
+        return str(response.read().decode())
+
+
+@pytest.mark.timeout(600)
+def test_lab_opens_the_quickstart_at_binders_start_url(image: Image, tmp_path: Path) -> None:
+    port, token = unused_port(), secrets.token_hex(16)
+    # Jupyter's per-user folders in a scratch place: only the image's own settings count.
+    folders = ("CONFIG", "DATA", "RUNTIME")
+    env = image.environ() | {f"JUPYTER_{f}_DIR": str(tmp_path / f.lower()) for f in folders}
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp_path / "user-settings")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp_path / "workspaces")
+    argv = [str(image.bin / "jupyter"), "lab", "--no-browser", "--allow-root"]
+    argv += ["--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}"]
+    argv += [f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={image.repo}"]
+    log = (tmp_path / "lab.log").open("w")
+    lab = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                get(f"{base}/api/status?token={token}")
+                break
+            except OSError:
+                assert lab.poll() is None, (tmp_path / "lab.log").read_text()[-3000:]
+                assert time.monotonic() < deadline, "JupyterLab did not start within 60 s"
+                time.sleep(0.3)
+        page = get(f"{base}/{URLPATH}?token={token}")
+        found = re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)
+        assert found, page[:2000]
+        config = json.loads(found.group(1))
+        assert config["treePath"] == "notebooks/quickstart.ipynb", config.get("treePath")
+        names = [extension["name"] for extension in config["federated_extensions"]]
+        assert "mcp-workbench" in names, names
+        get(f"{base}/api/contents/notebooks/quickstart.ipynb?token={token}&content=0")
+        # The project's settings reach Lab: no news toast (overrides become the defaults).
+        plugin = "@jupyterlab/apputils-extension:notification"
+        settings = json.loads(get(f"{base}/lab/api/settings/{plugin}?token={token}"))
+        assert settings["schema"]["properties"]["fetchNews"]["default"] in (False, "false")
+    finally:
+        lab.terminate()
+        lab.wait(timeout=20)
+        log.close()
+
+
 @pytest.mark.timeout(600)
 def test_every_notebook_runs_in_the_image_without_an_error(image: Image) -> None:
-    notebooks = sorted((image.repo / "notebooks").glob("*.ipynb"))
+    # The largest first, so the longest runs do not end up last.
+    notebooks = sorted((image.repo / "notebooks").glob("*.ipynb"), key=lambda n: -n.stat().st_size)
     assert {"quickstart.ipynb"} <= {n.name for n in notebooks}
     # Two at a time: each mostly waits for its kernel and servers.
     with ThreadPoolExecutor(max_workers=2) as pool:
