@@ -71,6 +71,7 @@ HTML_PACKS := requirejs-$(REQUIREJS_VERSION).tgz \
               anywidget-$(ANYWIDGET_JS_VERSION).tgz
 HTML_ASSETS ?= .cache/html/requirejs-$(REQUIREJS_VERSION)-html-manager-$(HTML_MANAGER_VERSION)-anywidget-$(ANYWIDGET_JS_VERSION)
 EXPORTS := exports
+TEST_WHEELHOUSE := .cache/wheelhouse
 NOTEBOOK ?=
 FROM_INDEX := From the package index ('make wheelhouse' once makes this work offline).
 FROM_WHEELHOUSE := From $(WHEELHOUSE)/, no network: the project as 'make wheelhouse' built it \
@@ -122,6 +123,8 @@ $(HTML_ASSETS)/.complete:
 	tar -xzOf $(HTML_ASSETS)/requirejs-$(REQUIREJS_VERSION).tgz package/require.js > $(HTML_ASSETS)/require.js
 	tar -xzOf $(HTML_ASSETS)/jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz \
 	  package/dist/embed-amd.js > $(HTML_ASSETS)/embed-amd.js
+	tar -xzf $(HTML_ASSETS)/jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz \
+	  -C $(HTML_ASSETS) --strip-components=2 --wildcards 'package/dist/*.woff2'
 	tar -xzOf $(HTML_ASSETS)/anywidget-$(ANYWIDGET_JS_VERSION).tgz package/dist/index.js > $(HTML_ASSETS)/anywidget.js
 	touch $@
 
@@ -183,9 +186,17 @@ wheelhouse: labextension | $(BIN)/python
 	@echo "==> $(WHEELHOUSE_DIR)/: $$(ls $(WHEELHOUSE_DIR) | wc -l) files, $$(du -sh $(WHEELHOUSE_DIR) | cut -f1)." \
 	  "'make lab' now installs from it with no network (copy the repository with it)."
 
-test: $(VENV)/.installed-dev labextension servers clients browser
+test: $(VENV)/.installed-dev labextension servers clients browser $(TEST_WHEELHOUSE)/.complete \
+      $(HTML_ASSETS)/.complete
 	$(MAKE) --no-print-directory lint typecheck
 	$(BIN)/pytest
+
+# The workshop tests (tests/workshop) download nothing: they install from a wheelhouse of this
+# checkout, made again when the project's sources, its build or a pin change, and export HTML
+# with the scripts above.
+$(TEST_WHEELHOUSE)/.complete: pyproject.toml Makefile $(shell find workbench -name '*.py') \
+                              $(LABEXT_BUILT)
+	$(MAKE) --no-print-directory wheelhouse WHEELHOUSE_DIR=$(TEST_WHEELHOUSE)
 
 test-fast: $(VENV)/.installed-dev labextension servers clients
 	$(BIN)/pytest -m "not kernel and not browser"

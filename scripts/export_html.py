@@ -37,9 +37,25 @@ LOADS = re.compile(
 )
 
 
-def data_url(path: Path) -> str:
+def data_url(path: Path, content: bytes | None = None) -> str:
     """The file as a ``data:`` URL (require.js loads such a path as is, no ``.js`` added)."""
-    return "data:text/javascript;base64," + base64.b64encode(path.read_bytes()).decode()
+    body = path.read_bytes() if content is None else content
+    return "data:text/javascript;base64," + base64.b64encode(body).decode()
+
+
+def widget_manager(assets: Path) -> str:
+    """embed-amd.js, its icon fonts (woff2, which every current browser takes first) made
+    data: URLs too: the bundle asks for them next to itself, i.e. next to the page."""
+    script = (assets / "embed-amd.js").read_text(encoding="utf-8")
+
+    def inline(match: re.Match[str]) -> str:
+        font = assets / match.group(1)
+        if not font.is_file():
+            return match.group(0)
+        return '"data:font/woff2;base64,' + base64.b64encode(font.read_bytes()).decode() + '"'
+
+    script = re.sub(r'\b\w\.p\+"([0-9a-f]{20}\.woff2)"', inline, script)
+    return data_url(assets / "embed-amd.js", script.encode("utf-8"))
 
 
 def export(notebook: Path, assets: Path, out: Path, execute: bool = False) -> Path:
@@ -48,7 +64,7 @@ def export(notebook: Path, assets: Path, out: Path, execute: bool = False) -> Pa
         raise SystemExit(f"error: {assets} lacks {', '.join(missing)}: run `make html` again.")
     exporter = HTMLExporter(template_name="lab")
     exporter.require_js_url = data_url(assets / "require.js")
-    exporter.widget_renderer_url = data_url(assets / "embed-amd.js")
+    exporter.widget_renderer_url = widget_manager(assets)
     exporter.mathjax_url = NO_SCRIPT
     exporter.mermaid_js_url = exporter.mermaid_layout_elk_js_url = NO_SCRIPT
     node = nbformat.read(notebook, as_version=4)
