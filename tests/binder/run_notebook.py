@@ -8,8 +8,8 @@ which python and workbench the kernel used, the seconds taken, and every error a
     <env>/bin/python run_notebook.py NOTEBOOK REPORT_JSON
 
 The workshop notebook's exercises fail their checks on purpose as committed; with
-``--solutions`` every cell tagged ``solution`` is run in place of the ``# your code here``
-placeholder before it (as a participant who solved them would), so every check must pass.
+``--solutions`` each exercise's folded solution is run in place of its ``# your code here``
+answer cell (as by a participant who solved them), so every check must pass.
 """
 
 from __future__ import annotations
@@ -46,19 +46,25 @@ def write_kernelspec(folder: Path) -> None:
 
 
 def swap_in_solutions(cells: list[Any]) -> int:
-    """Put each solution's code into the placeholder cell before it; how many were swapped."""
-    swapped = 0
-    for index, cell in enumerate(cells):
-        if "solution" not in cell.get("metadata", {}).get("tags", []):
-            continue
-        for earlier in reversed(cells[:index]):
-            if earlier.cell_type == "code" and PLACEHOLDER in earlier.source.lower():
-                earlier.source = cell.source
-                swapped += 1
-                break
-        else:
-            raise SystemExit(f"cell {index} is a solution with no '# {PLACEHOLDER}' cell before it")
-    return swapped
+    """Run the workshop as someone who solved it; how many solutions were swapped in.
+
+    The workshop's layout (held by tests/notebooks/test_workshop.py): exercise N has cells
+    with ids ``exN-answer`` (the placeholder), ``exN-check`` and ``exN-solution`` (tagged
+    ``solution``). Each solution's code goes into its answer cell and the solution cell is
+    dropped, so each check runs once, after a solved answer.
+    """
+    by_id = {cell.get("id"): cell for cell in cells}
+    solutions = [c for c in cells if "solution" in c.get("metadata", {}).get("tags", [])]
+    for solution in solutions:
+        name = str(solution.get("id", ""))
+        answer = by_id.get(name.removesuffix("-solution") + "-answer")
+        if not name.endswith("-solution") or answer is None:
+            raise SystemExit(f"the solution cell {name!r} has no answer cell to replace")
+        assert PLACEHOLDER in answer.source.lower(), f"{name}'s answer cell has no placeholder"
+        answer.source = solution.source
+    dropped = {id(cell) for cell in solutions}
+    cells[:] = [cell for cell in cells if id(cell) not in dropped]
+    return len(solutions)
 
 
 def errors_of(cells: list[Any]) -> list[dict[str, Any]]:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import shutil
 import subprocess
 import time
 import urllib.request
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -30,8 +32,12 @@ WORKSHOP = "workshop.ipynb"
 
 
 @pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
-    return build(tmp_path_factory.mktemp("binder"))
+def image(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Image]:
+    built = build(tmp_path_factory.mktemp("binder"))
+    yield built
+    # About 500 MB; the build logs beside them stay for a look after a failure.
+    shutil.rmtree(built.env, ignore_errors=True)
+    shutil.rmtree(built.repo, ignore_errors=True)
 
 
 def run_notebook(image: Image, notebook: Path) -> dict[str, Any]:
