@@ -106,7 +106,11 @@ def copy_repository(destination: Path) -> None:
     built = ROOT / "workbench" / "labextension"
     if not (built / "static" / "style.js").is_file():
         pytest.fail(f"{built} is not built: run `make labextension` (make test does).")
-    shutil.copytree(built, destination / "workbench" / "labextension")
+    # Only what the builder writes (package.json, static/), as a clone's build hook would
+    # leave it: an install.json there (pip writes one through the link `make labextension`
+    # puts in .venv) would be a second copy of labextension/install.json in the wheel.
+    ignored = shutil.ignore_patterns("install.json")
+    shutil.copytree(built, destination / "workbench" / "labextension", ignore=ignored)
 
 
 def build(folder: Path) -> Image:
