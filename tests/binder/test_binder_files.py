@@ -54,6 +54,17 @@ def test_postbuild_pins_the_servers_the_makefile_pins() -> None:
         assert match.group(1) == pinned(variable), variable
 
 
+def test_postbuild_leaves_the_servers_where_and_as_make_servers_does() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    script = (BINDER / "postBuild").read_text()
+    assert re.search(r"^SERVERS \??= \.cache/servers$", makefile, re.M)
+    assert "SERVERS=.cache/servers" in script.splitlines()
+    for stamp in ("npm/.installed-everything-", "venv/.installed-time-"):
+        variable = "EVERYTHING_VERSION" if "everything" in stamp else "TIME_SERVER_VERSION"
+        assert f"$(SERVERS)/{stamp}$({variable})" in makefile, stamp
+        assert f'"$SERVERS/{stamp}${variable}"' in script, stamp
+
+
 def test_requirements_install_the_project_and_pin_what_pyproject_allows() -> None:
     lines = [line.strip() for line in (BINDER / "requirements.txt").read_text().splitlines()]
     assert ".[lab]" in lines
