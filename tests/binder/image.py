@@ -106,11 +106,9 @@ def copy_repository(destination: Path) -> None:
     built = ROOT / "workbench" / "labextension"
     if not (built / "static" / "style.js").is_file():
         pytest.fail(f"{built} is not built: run `make labextension` (make test does).")
-    # Only what the builder writes (package.json, static/), as a clone's build hook would
-    # leave it: an install.json there (pip writes one through the link `make labextension`
-    # puts in .venv) would be a second copy of labextension/install.json in the wheel.
-    ignored = shutil.ignore_patterns("install.json")
-    shutil.copytree(built, destination / "workbench" / "labextension", ignore=ignored)
+    # The build as the wheel's hook leaves it (package.json, install.json, static/), so the
+    # image installs this very build: repo2docker's clone has none and builds it with Node.
+    shutil.copytree(built, destination / "workbench" / "labextension")
 
 
 def build(folder: Path) -> Image:
