@@ -40,10 +40,10 @@ WORKSHOP_FILES := $(patsubst notebooks/%,$(WORKSHOP)/%,\
                     $(shell find notebooks -type f -not -path '*/.ipynb_checkpoints/*' 2>/dev/null))
 START := $(WORKSHOP)/quickstart.ipynb
 # The project's Jupyter settings (jupyter/): a server config found through JUPYTER_CONFIG_PATH
-# (no news feed, no update check, quiet kernels and websockets) and page-settings defaults,
-# overrides.json, read from jupyter/settings as Lab's app_settings_dir (no news toast; the file
-# browser follows the open notebook, so File > New lands in $(WORKSHOP)/). A person's own
-# ~/.jupyter settings still win.
+# (no news feed, no update check, kernels over IPC, no language-server autodetection) and
+# page-settings defaults, overrides.json, read from jupyter/settings as Lab's app_settings_dir
+# (no news toast; the file browser follows the open notebook, so File > New lands in
+# $(WORKSHOP)/). A person's own ~/.jupyter settings still win.
 LAB_ENV := JUPYTER_CONFIG_PATH="$(CURDIR)/jupyter"
 LAB_ARGS := --ServerApp.ip=127.0.0.1 --ServerApp.root_dir="$(CURDIR)" \
             --LabApp.default_url=/lab/tree/$(START) \
@@ -69,12 +69,12 @@ ANYWIDGET_JS_VERSION := 0.11.0
 HTML_PACKS := requirejs-$(REQUIREJS_VERSION).tgz \
               jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz \
               anywidget-$(ANYWIDGET_JS_VERSION).tgz
-HTML_ASSETS ?= .cache/html/requirejs-$(REQUIREJS_VERSION)-html-manager-$(HTML_MANAGER_VERSION)-anywidget-$(ANYWIDGET_JS_VERSION)
+HTML_ASSETS ?= .cache/html/$(REQUIREJS_VERSION)-$(HTML_MANAGER_VERSION)-$(ANYWIDGET_JS_VERSION)
 EXPORTS := exports
 TEST_WHEELHOUSE := .cache/wheelhouse
 NOTEBOOK ?=
-FROM_INDEX := From the package index ('make wheelhouse' once makes this work offline).
-FROM_WHEELHOUSE := From $(WHEELHOUSE)/, no network: the project as 'make wheelhouse' built it \
+FROM_INDEX = From the package index ('make wheelhouse' once makes this work offline).
+FROM_WHEELHOUSE = From $(WHEELHOUSE)/, no network: the project as 'make wheelhouse' built it \
                    (delete $(WHEELHOUSE)/ to install this checkout instead).
 FROM_WHERE = $(if $(WHEELHOUSE),$(FROM_WHEELHOUSE),$(FROM_INDEX))
 
@@ -87,7 +87,7 @@ help:
 	@echo "make wheelhouse download everything make lab installs into $(WHEELHOUSE_DIR)/ (then offline)"
 	@echo "make html NOTEBOOK=path.ipynb  export a run notebook to one HTML file that works offline"
 	@echo "make test       set up and run lint, type checks and every test (kernel and browser tests included)"
-	@echo "make test-fast  only the tests that need no kernel or browser"
+	@echo "make test-fast  only the tests that need no kernel, browser or build (seconds)"
 	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
 	@echo "make clients    install the real MCP clients the tests run into $(CLIENTS)"
 	@echo "make browser    install Debian's Chromium for the browser tests (when missing)"
@@ -198,8 +198,10 @@ $(TEST_WHEELHOUSE)/.complete: pyproject.toml Makefile $(shell find workbench -na
                               $(LABEXT_BUILT)
 	$(MAKE) --no-print-directory wheelhouse WHEELHOUSE_DIR=$(TEST_WHEELHOUSE)
 
+# Seconds: no kernel, no browser, and no build (the wheel and wheelhouse tests build and
+# install venvs, and need what `make test` makes first).
 test-fast: $(VENV)/.installed-dev labextension servers clients
-	$(BIN)/pytest -m "not kernel and not browser"
+	$(BIN)/pytest -m "not kernel and not browser and not build"
 
 # Python (ruff) and the extension's TypeScript (eslint, then tsc --noEmit).
 lint: $(VENV)/.installed-dev labextension
