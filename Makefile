@@ -164,7 +164,7 @@ reset-notebooks:
 # a tarball. Wheels only (--only-binary): nothing gets built on the workshop's machines.
 wheelhouse: WHEELHOUSE =
 wheelhouse: labextension | $(BIN)/python
-	@echo "==> Downloading every wheel 'make lab' installs into $(WHEELHOUSE_DIR)/ (about 90 MB;"
+	@echo "==> Downloading every wheel 'make lab' installs into $(WHEELHOUSE_DIR)/ (about 95 MB;"
 	@echo "    a minute or two, less when pip's cache has them), for Python $$($(BIN)/python -c \
 	  'import sys, sysconfig; print(sys.version.split()[0], "on", sysconfig.get_platform())')"
 	rm -rf $(WHEELHOUSE_DIR).partial && mkdir -p $(WHEELHOUSE_DIR).partial
