@@ -8,7 +8,31 @@ from typing import Any
 import nbformat
 from nbclient import NotebookClient
 
+from tests.installed import ROOT, Installed, pinned
+from workbench.display.mime import OBSERVATION_MIME
+
 NOTEBOOKS = Path(__file__).parents[2] / "notebooks"
+SERVERS = Installed(ROOT / ".cache" / "servers", "servers", "MCP servers")
+
+Outputs = dict[str, list[dict[str, Any]]]
+"""Each cell's outputs by cell id (:func:`by_cell`)."""
+
+
+def require_real_servers() -> None:
+    """The real servers the notebooks use, at the Makefile's pins (missing: fail, not skip)."""
+    SERVERS.node()
+    SERVERS.npm_package("server-everything", "EVERYTHING_VERSION", SERVERS.folder / "npm")
+    record = f"mcp_server_time-{pinned('TIME_SERVER_VERSION')}.dist-info"
+    if not any((SERVERS.folder / "venv").glob(f"lib/python*/site-packages/{record}")):
+        SERVERS.missing("mcp-server-time is not installed at the Makefile's pin.")
+
+
+def observation(cells: Outputs, cell_id: str) -> dict[str, Any]:
+    """The one Observation document a cell shows, with its HTML beside it."""
+    [output] = [out for out in cells[cell_id] if OBSERVATION_MIME in out.get("data", {})]
+    assert "text/html" in output["data"], cell_id
+    document: dict[str, Any] = output["data"][OBSERVATION_MIME]
+    return document
 
 
 def read(name: str) -> Any:

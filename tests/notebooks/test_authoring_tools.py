@@ -9,16 +9,22 @@ from typing import Any
 
 import pytest
 
-from tests.notebooks.executed import by_cell, check_saved, documents, execute, read, shown_by
+from tests.notebooks.executed import (
+    Outputs,
+    by_cell,
+    check_saved,
+    documents,
+    execute,
+    observation,
+    read,
+    shown_by,
+)
+from workbench.display.mime import TABLE_MIME as TABLE
+from workbench.display.mime import TOOL_MIME as TOOL
 
 NAME = "authoring_tools.ipynb"
-OBSERVATION = "application/vnd.workbench.observation+json"
-TOOL = "application/vnd.workbench.tool+json"
-TABLE = "application/vnd.workbench.table+json"
 
 pytestmark = pytest.mark.kernel
-
-Outputs = dict[str, list[dict[str, Any]]]
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +32,6 @@ def cells() -> Outputs:
     notebook = read(NAME)
     execute(notebook)  # a cell that raises fails here (nbclient's CellExecutionError)
     return by_cell(notebook)
-
-
-def observation(cells: Outputs, cell_id: str) -> dict[str, Any]:
-    """The one Observation document a cell shows, with its HTML beside it."""
-    [output] = [out for out in cells[cell_id] if OBSERVATION in out.get("data", {})]
-    assert "text/html" in output["data"], cell_id
-    document: dict[str, Any] = output["data"][OBSERVATION]
-    return document
 
 
 def printed_json(cells: Outputs, cell_id: str) -> Any:

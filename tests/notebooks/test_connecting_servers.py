@@ -14,46 +14,38 @@ from typing import Any
 
 import pytest
 
-from tests.installed import ROOT, Installed, pinned
-from tests.notebooks.executed import by_cell, check_saved, documents, execute, read, shown_by
+from tests.notebooks.executed import (
+    Outputs,
+    by_cell,
+    check_saved,
+    documents,
+    execute,
+    observation,
+    read,
+    require_real_servers,
+    shown_by,
+)
+from workbench.display.mime import SERVERS_MIME
+from workbench.display.mime import TABLE_MIME as TABLE
+from workbench.display.mime import TOOL_MIME as TOOL
 
 NAME = "connecting_servers.ipynb"
-OBSERVATION = "application/vnd.workbench.observation+json"
-TOOL = "application/vnd.workbench.tool+json"
-TABLE = "application/vnd.workbench.table+json"
-SERVERS_MIME = "application/vnd.workbench.servers+json"
-SERVERS = Installed(ROOT / ".cache" / "servers", "servers", "MCP servers")
 TOKEN = "4f1c9e0b7a2d5e8f3c6b9a1d"
 API_KEY = "93d2c7e1a4f6b8d05e"
 FAILING = ["fail-command", "fail-exit", "fail-url", "fail-token", "fail-timeout"]
 
 pytestmark = pytest.mark.kernel
 
-Outputs = dict[str, list[dict[str, Any]]]
-
 
 @pytest.fixture(scope="module")
 def cells() -> Outputs:
-    # The real servers the notebook uses, at the Makefile's pins (missing: fail, not skip).
-    SERVERS.node()
-    SERVERS.npm_package("server-everything", "EVERYTHING_VERSION", SERVERS.folder / "npm")
-    record = f"mcp_server_time-{pinned('TIME_SERVER_VERSION')}.dist-info"
-    if not any((SERVERS.folder / "venv").glob(f"lib/python*/site-packages/{record}")):
-        SERVERS.missing("mcp-server-time is not installed at the Makefile's pin.")
+    require_real_servers()
     notebook = read(NAME)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NOTEBOOK_TOKEN", TOKEN)
         patch.setenv("NOTES_API_KEY", API_KEY)
         execute(notebook)  # an untagged cell that raises fails here
     return by_cell(notebook)
-
-
-def observation(cells: Outputs, cell_id: str) -> dict[str, Any]:
-    """The one Observation document a cell shows, with its HTML beside it."""
-    [output] = [out for out in cells[cell_id] if OBSERVATION in out.get("data", {})]
-    assert "text/html" in output["data"], cell_id
-    document: dict[str, Any] = output["data"][OBSERVATION]
-    return document
 
 
 def servers_table(cells: Outputs, cell_id: str) -> dict[str, dict[str, Any]]:

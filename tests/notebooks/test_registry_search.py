@@ -12,26 +12,28 @@ from typing import Any
 
 import pytest
 
-from tests.installed import ROOT, Installed
-from tests.notebooks.executed import by_cell, check_saved, documents, execute, read, shown_by
+from tests.notebooks.executed import (
+    Outputs,
+    by_cell,
+    check_saved,
+    documents,
+    execute,
+    read,
+    require_real_servers,
+    shown_by,
+)
+from workbench.display.mime import OBSERVATION_MIME as OBSERVATION
+from workbench.display.mime import TABLE_MIME as TABLE
+from workbench.display.mime import TOOL_MIME as TOOL
 
 NAME = "registry_search.ipynb"
-OBSERVATION = "application/vnd.workbench.observation+json"
-TOOL = "application/vnd.workbench.tool+json"
-TABLE = "application/vnd.workbench.table+json"
-SERVERS = Installed(ROOT / ".cache" / "servers", "servers", "MCP servers")
 
 pytestmark = pytest.mark.kernel
-
-Outputs = dict[str, list[dict[str, Any]]]
 
 
 @pytest.fixture(scope="module")
 def cells() -> Outputs:
-    SERVERS.node()
-    SERVERS.npm_package("server-everything", "EVERYTHING_VERSION", SERVERS.folder / "npm")
-    if not (SERVERS.folder / "venv" / "bin" / "mcp-server-time").is_file():
-        SERVERS.missing("mcp-server-time is not installed.")
+    require_real_servers()
     notebook = read(NAME)
     execute(notebook)  # a cell that raises fails here
     return by_cell(notebook)

@@ -6,26 +6,12 @@
  */
 import { Widget } from '@lumino/widgets';
 
+import { el } from '../render/dom';
 import { KernelLink, LinkStatus } from './link';
 import { IHit, IResults, IServed, IServerRow, IState, Reply } from './protocol';
 
 const LIMIT = 40;
 const DEBOUNCE_MS = 120;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  if (text !== undefined) {
-    node.textContent = text;
-  }
-  return node;
-}
 
 const NOTICES: Record<Exclude<LinkStatus, 'ready'>, string> = {
   'no-notebook': 'Open a notebook: this panel shows the MCP servers and tools of its kernel.',
