@@ -3,7 +3,7 @@
  * (`application/vnd.workbench.servers+json`), version 1, drawn as the Python views draw them.
  * Server targets arrive masked by the kernel; nothing here unmasks or adds anything.
  */
-import { el, fallback, line, note } from './dom';
+import { el, fallback, isDocument, line, list, note, record, text } from './dom';
 
 export const TOOL_MIME = 'application/vnd.workbench.tool+json';
 export const SERVERS_MIME = 'application/vnd.workbench.servers+json';
@@ -63,18 +63,6 @@ const STATUS_TONE: Record<string, string> = {
   closed: 'muted'
 };
 
-function record(doc: unknown): Record<string, unknown> {
-  return (typeof doc === 'object' && doc !== null ? doc : {}) as Record<string, unknown>;
-}
-
-function list<T>(value: unknown): T[] {
-  return Array.isArray(value) ? (value as T[]) : [];
-}
-
-function text(value: unknown): string {
-  return value === null || value === undefined ? '' : String(value);
-}
-
 function badge(word: string): HTMLElement {
   return el('span', `jp-wb-badge jp-wb-tone-${BADGE_TONE[word] ?? 'muted'}`, word);
 }
@@ -102,7 +90,7 @@ function table(caption: string, headers: string[], rows: HTMLElement[][]): HTMLT
 /** A tool card: id, title, badges, description, tags and the parameter table. */
 export function renderToolCard(doc: unknown): HTMLElement {
   const tool = record(doc);
-  if (tool.kind !== 'tool' || tool.version !== 1) {
+  if (!isDocument(doc, 'tool')) {
     return fallback('tool card', doc);
   }
   const box = el('div', 'jp-wb-box jp-wb-tool-card');
@@ -153,7 +141,7 @@ export function renderToolCard(doc: unknown): HTMLElement {
 /** The server table: name, transport, target, status (coloured), tools, ping, last error. */
 export function renderServers(doc: unknown): HTMLElement {
   const data = record(doc);
-  if (data.kind !== 'servers' || data.version !== 1) {
+  if (!isDocument(doc, 'servers')) {
     return fallback('server table', doc);
   }
   const box = el('div', 'jp-wb-box jp-wb-servers');

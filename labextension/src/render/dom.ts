@@ -3,6 +3,30 @@
  * `textContent`, never as HTML, so a saved notebook cannot inject markup into the page.
  */
 
+/** The version of the workbench's JSON documents these renderers draw. */
+export const JSON_VERSION = 1;
+
+/** A parsed JSON value as an object ({} for anything else), so fields read safely. */
+export function record(doc: unknown): Record<string, unknown> {
+  return (typeof doc === 'object' && doc !== null ? doc : {}) as Record<string, unknown>;
+}
+
+/** Whether ``doc`` is a workbench document of ``kind`` in the version drawn here. */
+export function isDocument(doc: unknown, kind: string): boolean {
+  const fields = record(doc);
+  return fields.kind === kind && fields.version === JSON_VERSION;
+}
+
+/** A JSON array, or [] for anything else. */
+export function list<T = unknown>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+/** A JSON scalar as text ('' for null and missing). */
+export function text(value: unknown): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
 /** An element with `jp-wb-` classes and, maybe, its text. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,

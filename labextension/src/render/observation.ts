@@ -10,6 +10,7 @@ import {
   fallback,
   formatDuration,
   formatSize,
+  isDocument,
   isBase64,
   jsonEqual,
   line,
@@ -20,7 +21,6 @@ import {
 } from './dom';
 
 export const OBSERVATION_MIME = 'application/vnd.workbench.observation+json';
-export const JSON_VERSION = 1;
 
 /** One MCP content block as the document keeps it (camelCase, as on the wire). */
 export interface IContentBlock {
@@ -76,12 +76,11 @@ const COMPACT_WIDTH = 60;
 
 /** Draw either kind of the observation mime type; anything else gets a fallback line. */
 export function renderWorkbenchDoc(doc: unknown): HTMLElement {
-  const record = (typeof doc === 'object' && doc !== null ? doc : {}) as Record<string, unknown>;
-  if (record.version === JSON_VERSION && record.kind === 'observation') {
-    return renderObservation(record as unknown as IObservationDoc);
+  if (isDocument(doc, 'observation')) {
+    return renderObservation(doc as IObservationDoc);
   }
-  if (record.version === JSON_VERSION && record.kind === 'action') {
-    return renderAction(record as unknown as IActionDoc);
+  if (isDocument(doc, 'action')) {
+    return renderAction(doc as IActionDoc);
   }
   return fallback('call', doc);
 }

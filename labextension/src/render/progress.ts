@@ -3,7 +3,7 @@
  * tool id, a bar, the counts, the status and the last server log lines. Drawn from the JSON,
  * so an untrusted copy keeps its bar (the HTML's inline styles are stripped there).
  */
-import { el, fallback, line } from './dom';
+import { el, fallback, isDocument, line } from './dom';
 
 export const PROGRESS_MIME = 'application/vnd.workbench.progress+json';
 
@@ -45,10 +45,10 @@ function bar(fraction: number, cancelled: boolean): HTMLElement {
 }
 
 export function renderProgress(doc: unknown): HTMLElement {
-  const progress = doc as IProgressDoc;
-  if (!progress || progress.kind !== 'progress' || progress.version !== 1) {
+  if (!isDocument(doc, 'progress')) {
     return fallback('progress line', doc);
   }
+  const progress = doc as IProgressDoc;
   const box = el('div', 'jp-wb-box jp-wb-progress');
   if (progress.cancelled) {
     box.classList.add('jp-wb-is-cancelled');

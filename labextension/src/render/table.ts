@@ -4,7 +4,7 @@
  * as titled rows of toned cells and notes under them. The kernel already shortened and
  * masked each cell; nothing here adds to it.
  */
-import { el, fallback, note } from './dom';
+import { el, fallback, isDocument, note, record } from './dom';
 
 export const TABLE_MIME = 'application/vnd.workbench.table+json';
 
@@ -58,8 +58,8 @@ function cellNode(cell: unknown): HTMLElement {
 
 /** A titled table and its notes; a table without rows is its title and notes. */
 export function renderTable(doc: unknown): HTMLElement {
-  const data = (typeof doc === 'object' && doc !== null ? doc : {}) as Partial<ITableDoc>;
-  if (data.kind !== 'table' || data.version !== 1) {
+  const data = record(doc) as Partial<ITableDoc>;
+  if (!isDocument(doc, 'table')) {
     return fallback('table', doc);
   }
   const view = typeof data.view === 'string' && /^[a-z-]+$/.test(data.view) ? data.view : 'table';

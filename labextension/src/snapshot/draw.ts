@@ -4,7 +4,7 @@
  * call (Action and Observation, drawn by the call renderers), under a line saying to run the
  * cell for the live widget. Every string goes in as text, never as HTML.
  */
-import { el, fallback, line, note } from '../render/dom';
+import { el, fallback, isDocument, line, list, note, record, text } from '../render/dom';
 import { renderToolCard } from '../render/catalog';
 import { IActionDoc, IObservationDoc, renderAction, renderObservation } from '../render/observation';
 
@@ -18,18 +18,6 @@ const BADGE_TONE: Record<string, string> = {
   idempotent: 'accent',
   'open-world': 'warn'
 };
-
-function record(doc: unknown): Record<string, unknown> {
-  return (typeof doc === 'object' && doc !== null ? doc : {}) as Record<string, unknown>;
-}
-
-function text(value: unknown): string {
-  return value === null || value === undefined ? '' : String(value);
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
 
 /** The result list: one row per tool (id, title, description, badges); the open one marked. */
 function results(rows: unknown[], open: string): HTMLElement {
@@ -78,7 +66,7 @@ function lastCall(call: Record<string, unknown>): HTMLElement {
 /** Draw a browser snapshot document; anything else gets the fallback line. */
 export function renderBrowserSnapshot(doc: unknown): HTMLElement {
   const snap = record(doc);
-  if (snap.kind !== 'browser' || snap.version !== 1) {
+  if (!isDocument(doc, 'browser')) {
     return fallback('tool browser snapshot', doc);
   }
   const box = el('div', 'jp-wb-box jp-wb-snapshot');
