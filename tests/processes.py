@@ -1,5 +1,5 @@
 """Test helpers for processes: this process's children, Python run in a fresh interpreter,
-and whether a port a server used is free again.
+a server a test started answering, and whether a port a server used is free again.
 
 A fresh interpreter is how tests see what an import loads (``sys.modules`` starts empty) or
 how code behaves at exit and without a kernel. ``children`` reads /proc (psutil is no
@@ -17,6 +17,8 @@ import os
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from typing import Any
 
 
@@ -89,3 +91,18 @@ def port_is_free(port: int) -> bool:
     finally:
         probe.close()
     return True
+
+
+def wait_until_answering(
+    url: str, server: subprocess.Popen[Any], what: str, timeout: float = 60.0
+) -> None:
+    """Poll ``url`` until it answers 2xx; fail at once if ``server`` exits, or at ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            assert server.poll() is None, f"{what} exited at start (code {server.returncode})"
+            assert time.monotonic() < deadline, f"{what} did not answer within {timeout:.0f} s"
+            time.sleep(0.1)

@@ -9,7 +9,6 @@ import re
 import secrets
 import shutil
 import subprocess
-import time
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +19,7 @@ import pytest
 
 from tests.binder.image import ROOT, Image, build
 from tests.installed import pinned
-from tests.processes import unused_port
+from tests.processes import unused_port, wait_until_answering
 
 pytestmark = [pytest.mark.build, pytest.mark.kernel]
 
@@ -124,15 +123,10 @@ def test_lab_opens_the_quickstart_at_binders_start_url(image: Image, tmp_path: P
     lab = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                get(f"{base}/api/status?token={token}")
-                break
-            except OSError:
-                assert lab.poll() is None, (tmp_path / "lab.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "JupyterLab did not start within 60 s"
-                time.sleep(0.3)
+        try:
+            wait_until_answering(f"{base}/api/status?token={token}", lab, "JupyterLab")
+        except AssertionError as failed:
+            raise AssertionError((tmp_path / "lab.log").read_text()[-3000:]) from failed
         page = get(f"{base}/{URLPATH}?token={token}")
         found = re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)
         assert found, page[:2000]

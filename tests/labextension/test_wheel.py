@@ -16,7 +16,6 @@ import shutil
 import site
 import subprocess
 import sys
-import time
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import unused_port
+from tests.processes import unused_port, wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = "mcp-workbench"
@@ -126,15 +125,7 @@ def served_lab(clean_venv: Path, tmp_path: Path) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                assert process.poll() is None, "JupyterLab stopped at start"
-                assert time.monotonic() < deadline, "JupyterLab did not start within 60 s"
-                time.sleep(0.3)
+        wait_until_answering(f"{base}/api/status?token={token}", process, "JupyterLab")
         yield f"{base}/lab?token={token}"
     finally:
         process.terminate()

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
-from tests.processes import unused_port
+from tests.processes import unused_port, wait_until_answering
 
 SERVER = Path(__file__).with_name("guarded_server.py")
 
@@ -32,15 +31,8 @@ def guarded_server(ttl: int | None = None) -> Iterator[str]:
     command = [sys.executable, str(SERVER), str(port), *([str(ttl)] if ttl else [])]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/.well-known/oauth-authorization-server")
-                break
-            except httpx.TransportError:
-                assert process.poll() is None, "the guarded server exited"
-                assert time.monotonic() < deadline, "the guarded server did not start"
-                time.sleep(0.05)
+        metadata = f"http://127.0.0.1:{port}/.well-known/oauth-authorization-server"
+        wait_until_answering(metadata, process, "the guarded server", timeout=30)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()
