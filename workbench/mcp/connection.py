@@ -28,6 +28,7 @@ from workbench.mcp.failures import (
     innermost,
     is_stale_session,
 )
+from workbench.mcp.live import Listening, start_listening
 from workbench.mcp.quiet import quiet_handshake_era_requests, working_for
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
@@ -100,6 +101,7 @@ class Connection:
         self._on_tools = on_tools
         self._on_log = on_log
         self._client: Any = None
+        self._listening: Listening | None = None  # a 2026-07-28 server's list changes
         self._http_status: int | None = None
         # The last HTTP refusal (status, the server's words); a new tuple each time, so a
         # call can tell whether it was refused after it started.
@@ -131,6 +133,9 @@ class Connection:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self._start_limit())
             self.instructions = self._client.instructions
+            # Listen before listing: no change after the listing goes unheard.
+            limit = self.spec.connect_timeout
+            self._listening = await start_listening(self.name, self._client, limit)
             await self.refresh_tools()
         except BaseException as error:
             message = explain_connect_failure(
@@ -335,6 +340,8 @@ class Connection:
 
         connection = self
 
+        # A handshake-era server's list_changed notifications land here, and so do, at
+        # 2026-07-28, the events of the connection's listen stream (live.py).
         class Handler(MessageHandler):
             async def on_tool_list_changed(self, message: Any) -> None:
                 await connection.refresh_tools()
@@ -385,6 +392,9 @@ class Connection:
         self._refusal = (status, said)
 
     async def _drop_client(self) -> None:
+        listening, self._listening = self._listening, None
+        if listening is not None:
+            await listening.stop()
         client, self._client = self._client, None
         if client is not None:
             # A client that failed half-way may not close cleanly; it is gone either way.

@@ -1,0 +1,209 @@
+"""Live updates over 2026-07-28: a Workbench connected to a server speaking the sessionless
+protocol hears of its list changes on a ``subscriptions/listen`` stream it opens itself
+(SEP-2575: at that version a server sends ``notifications/*/list_changed`` nowhere else).
+
+The server is a served notebook (``Workbench.serve``, the same as ``%mcp serve``) of another
+Workbench, on 127.0.0.1 at the default protocol, reached over streamable HTTP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import mcp_types
+import pytest
+from fastmcp import FastMCP
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    PromptsListChanged,
+    ResourcesListChanged,
+)
+from mcp.shared.exceptions import MCPError
+
+from workbench.mcp.connection import ServerChange
+from workbench.serving.handle import ServeHandle
+from workbench.session import Workbench
+from workbench.tools.from_function import FunctionTool
+
+SESSIONLESS = "2026-07-28"
+LISTENING = "workbench-listen:"
+"""How a connection's listen task is named (``workbench-listen:NAME``)."""
+
+
+def echo(x: int) -> int:
+    """Echo a number."""
+    return x
+
+
+def double(x: int) -> int:
+    """Double a number."""
+    return 2 * x
+
+
+def eventually(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (polled, never a fixed sleep)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def listen_tasks(wb: Workbench) -> list[str]:
+    """The listen tasks alive on ``wb``'s bridge loop."""
+
+    async def alive() -> list[str]:
+        return [
+            task.get_name()
+            for task in asyncio.all_tasks()
+            if task.get_name().startswith(LISTENING) and not task.done()
+        ]
+
+    return wb._bridge.run(alive())
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[Workbench, ServeHandle]]:
+    """A Workbench serving one notebook tool, ``echo``."""
+    with Workbench() as server:
+        server.set_owned_tools("cell:1", [FunctionTool(echo)])
+        handle = server.serve()
+        try:
+            yield server, handle
+        finally:
+            handle.stop()
+
+
+def test_tools_added_and_removed_on_the_server_reach_the_registry(
+    wb: Workbench, served: tuple[Workbench, ServeHandle]
+) -> None:
+    server, handle = served
+    wb.connect("served", url=handle.url, token=handle.token)
+    assert wb._manager.get("served").protocol_version == SESSIONLESS
+    assert "served.echo" in wb.registry and "served.double" not in wb.registry
+
+    server.add_tools(double)  # a new tool on the server side
+    assert eventually(lambda: "served.double" in wb.registry), (
+        "the registry never heard that 'double' was added"
+    )
+    assert wb.call("served.double", {"x": 4}).structured_content == {"result": 8}
+
+    server.set_owned_tools("cell:1", [])  # the cell re-run without its function
+    assert eventually(lambda: "served.echo" not in wb.registry), (
+        "the registry never heard that 'echo' was removed"
+    )
+    assert {info.name: info.tool_count for info in wb.servers()}["served"] == 1
+
+
+def test_the_stream_lives_and_ends_with_the_connection(
+    wb: Workbench, served: tuple[Workbench, ServeHandle]
+) -> None:
+    server, handle = served
+    wb.connect("served", url=handle.url, token=handle.token)
+    assert handle.clients == 1 and listen_tasks(wb) == ["workbench-listen:served"]
+
+    wb.reconnect("served")  # the old stream ends, a new one is opened
+    assert eventually(lambda: handle.clients == 1)
+    assert listen_tasks(wb) == ["workbench-listen:served"]
+    server.add_tools(double)
+    assert eventually(lambda: "served.double" in wb.registry)
+
+    started = time.perf_counter()
+    wb.disconnect("served")
+    assert time.perf_counter() - started < 2.0
+    assert listen_tasks(wb) == []
+    assert eventually(lambda: handle.clients == 0)
+
+
+def test_a_server_stopping_ends_the_stream_quietly(
+    wb: Workbench, served: tuple[Workbench, ServeHandle]
+) -> None:
+    _, handle = served
+    wb.connect("served", url=handle.url, token=handle.token)
+    handle.stop()
+    assert eventually(lambda: listen_tasks(wb) == [])
+    started = time.perf_counter()
+    wb.disconnect("served")
+    assert time.perf_counter() - started < 2.0
+
+
+def test_prompt_and_resource_list_changes_reach_change_listeners(wb: Workbench) -> None:
+    """The served notebook has tools only: a FastMCP server of the test's own serves
+    ``subscriptions/listen`` for its prompts and resources (as our served notebook does)."""
+    server = FastMCP("offering")
+    bus = InMemorySubscriptionBus()
+    server._mcp_server.add_request_handler(
+        "subscriptions/listen", mcp_types.SubscriptionsListenRequestParams, ListenHandler(bus)
+    )
+
+    @server.prompt
+    def greet() -> str:
+        """A greeting."""
+        return "hello"
+
+    @server.resource("test://note")
+    def note() -> str:
+        """A note."""
+        return "a note"
+
+    heard: list[ServerChange] = []
+    wb.subscribe_changes(heard.append)
+    wb.connect("offering", server=server)
+    assert wb._manager.get("offering").protocol_version == SESSIONLESS
+    assert listen_tasks(wb) == ["workbench-listen:offering"]
+
+    wb._bridge.run(bus.publish(PromptsListChanged()))
+    assert eventually(lambda: ServerChange("offering", "prompts") in heard)
+    wb._bridge.run(bus.publish(ResourcesListChanged()))
+    assert eventually(lambda: ServerChange("offering", "resources") in heard)
+
+
+def test_a_server_refusing_to_listen_is_tolerated(
+    wb: Workbench, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server that advertises list changes at 2026-07-28 but answers the listen request
+    with an error: the connection works as before (no warning: warnings fail tests)."""
+    server = FastMCP("refusing")
+
+    @server.tool
+    def hello() -> str:
+        """Say hello."""
+        return "hello"
+
+    async def refuse(ctx: Any, params: Any) -> Any:
+        raise MCPError(mcp_types.METHOD_NOT_FOUND, "Method not found")
+
+    server._mcp_server.add_request_handler(
+        "subscriptions/listen", mcp_types.SubscriptionsListenRequestParams, refuse
+    )
+    with caplog.at_level(logging.DEBUG, logger="workbench.mcp.live"):
+        wb.connect("refusing", server=server)
+    assert "no live updates (subscriptions/listen: Method not found)" in caplog.text
+    connection = wb._manager.get("refusing")
+    assert connection.protocol_version == SESSIONLESS
+    assert connection.capabilities["tools"] == {"listChanged": True}
+    assert listen_tasks(wb) == []
+    assert wb.call("refusing.hello").text == "hello"
+
+
+def test_a_server_without_list_changes_is_not_asked(wb: Workbench) -> None:
+    """Plain FastMCP serves no listen at 2026-07-28 and says so (``listChanged`` false)."""
+    server = FastMCP("plain")
+
+    @server.tool
+    def hello() -> str:
+        """Say hello."""
+        return "hello"
+
+    wb.connect("plain", server=server)
+    connection = wb._manager.get("plain")
+    assert connection.protocol_version == SESSIONLESS
+    assert not connection.capabilities["tools"].get("listChanged")
+    assert listen_tasks(wb) == []
+    assert wb.call("plain.hello").text == "hello"
