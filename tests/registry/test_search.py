@@ -260,3 +260,17 @@ def test_f10_a_100000_character_query_answers_with_bounded_typo_work(
     assert typo_words, "typo fixes were never tried"
     assert max(typo_words) <= TYPO_MAX_LENGTH + 1  # the index's words, the query's
     assert len(typo_words) <= len(registry._index._postings) + 2 * MAX_QUERY_TERMS  # type: ignore[attr-defined]
+
+
+def test_the_request_s_verb_picks_the_tool_named_for_it() -> None:
+    # Both tools hold "dashboard"; only the verb tells them apart, and the list tool's id
+    # sorts first, so a ranking that drops "get" as filler answers with the wrong one.
+    made = Registry()
+    made.add_tools(
+        "grafana",
+        [
+            make("dashboards_list", "Every dashboard of the organisation."),
+            make("get_dashboard", "One dashboard by its uid."),
+        ],
+    )
+    assert made.search("get the sales dashboard")[0].id == "grafana.get_dashboard"

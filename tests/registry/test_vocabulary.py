@@ -21,7 +21,7 @@ def test_words_keep_non_ascii_letters_whole() -> None:
 
 
 def test_terms_drop_filler_words_unless_asked() -> None:
-    assert terms("get me the list of files") == ["list", "fil"]
+    assert terms("show me the list of files") == ["show", "list", "fil"]
     assert terms("get_file", keep_stopwords=True) == ["get", "fil"]
 
 
@@ -59,3 +59,8 @@ def test_deletions() -> None:
 def test_swaps_exchange_each_neighbouring_pair() -> None:
     assert swaps("abc") == {"bac", "acb"}
     assert swaps("a") == set()
+
+
+@pytest.mark.parametrize("verb", ["get", "give", "use", "using"])
+def test_verbs_tools_are_named_for_are_not_filler(verb: str) -> None:
+    assert terms(f"{verb} the dashboard")[0] == stem(verb)
