@@ -45,6 +45,7 @@ from run import (  # noqa: E402
     LIMIT,
     METHODS,
     SIZES,
+    SPLITS,
     Catalogs,
     Quality,
     Request,
@@ -56,7 +57,10 @@ from run import (  # noqa: E402
 )
 
 SETS = ("tuned", "lso", "sealed", "fresh", "sealed2")
-UNSEEN = ("sealed", "fresh", "sealed2", "sealed3")  # request sets never tuned on
+UNSEEN = ("sealed", "fresh", "sealed2", "sealed3", "sealed4")  # request sets never tuned on
+# sealed4, the next piece of work's sealed set, is mapped to its file here (run.py maps the rest)
+SPLITS.setdefault("sealed4", ("requests_sealed4.jsonl",))
+CLOSED = ("sealed3", "sealed4")  # sealed sets not yet run: left out unless asked (--sets)
 CONFIGS = ("", "-syn")  # with the hand-written synonym groups, and without them
 DEFAULT_METHODS = ("workbench", "workbench-semantic")
 
@@ -262,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--methods", nargs="+", choices=tuple(METHODS), default=DEFAULT_METHODS)
     parser.add_argument("--no-speed", action="store_true", help="skip the latency runs")
     parser.add_argument(
-        "--sets", nargs="+", choices=(*SETS, "sealed3"), default=SETS, help="request sets"
+        "--sets", nargs="+", choices=(*SETS, *CLOSED), default=SETS, help="request sets"
     )
     parser.add_argument("--configs", nargs="+", choices=CONFIGS, default=CONFIGS)
     parser.add_argument("--label", default="", help="a name for the results file")
