@@ -47,6 +47,7 @@ SPLITS = {
     "fresh": ("requests_fresh.jsonl",),
     "sealed2": ("requests_sealed2.jsonl",),
     "sealed3": ("requests_sealed3.jsonl",),
+    "sealed4": ("requests_sealed4.jsonl",),
 }
 SIZES = (1_000, 10_000)
 
