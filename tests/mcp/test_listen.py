@@ -55,14 +55,14 @@ def eventually(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
     return True
 
 
-def listen_tasks(wb: Workbench) -> list[str]:
-    """The listen tasks alive on ``wb``'s bridge loop."""
+def listen_tasks(wb: Workbench, prefix: str = LISTENING) -> list[str]:
+    """The listen tasks (or others named ``prefix...``) alive on ``wb``'s bridge loop."""
 
     async def alive() -> list[str]:
         return [
             task.get_name()
             for task in asyncio.all_tasks()
-            if task.get_name().startswith(LISTENING) and not task.done()
+            if task.get_name().startswith(prefix) and not task.done()
         ]
 
     return wb._bridge.run(alive())
@@ -122,15 +122,133 @@ def test_the_stream_lives_and_ends_with_the_connection(
 
 
 def test_a_server_stopping_ends_the_stream_quietly(
+    wb: Workbench, served: tuple[Workbench, ServeHandle], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The stream ends with the server; the listener tries to listen again, finds the
+    server gone and reconnects in the background, backing off (debug records only); a
+    disconnect meanwhile cancels that at once."""
+    _, handle = served
+    with caplog.at_level(logging.DEBUG, logger="workbench.mcp.live"):
+        wb.connect("served", url=handle.url, token=handle.token)
+        handle.stop()
+        assert eventually(lambda: "listening again in" in caplog.text)
+        assert eventually(lambda: "reconnecting failed" in caplog.text, 10.0)
+        assert listen_tasks(wb, "workbench-reconnect:") == ["workbench-reconnect:served"]
+        started = time.perf_counter()
+        wb.disconnect("served")
+        assert time.perf_counter() - started < 2.0
+    assert listen_tasks(wb) == [] and listen_tasks(wb, "workbench-reconnect:") == []
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+def restarted(server: Workbench, handle: ServeHandle) -> ServeHandle:
+    """``server`` served again at ``handle``'s URL and token, ``handle`` stopped first (as
+    a notebook restarted on the same port is)."""
+    handle.stop()
+    return server.serve(port=handle.port, token=handle.token)
+
+
+def test_a_restarted_server_is_listened_to_again(
     wb: Workbench, served: tuple[Workbench, ServeHandle]
 ) -> None:
-    _, handle = served
+    """At 2026-07-28 nothing reconnects a client to a restarted server (calls just work):
+    the listener opens a new stream itself, so later changes are still heard."""
+    server, handle = served
+    wb.connect("served", url=handle.url, token=handle.token)
+    again = restarted(server, handle)
+    try:
+        assert eventually(lambda: again.clients == 1, 10.0), "no new listen stream"
+        server.add_tools(double)  # a change once the server is back
+        assert eventually(lambda: "served.double" in wb.registry, 10.0), (
+            "the registry never heard that 'double' was added after the restart"
+        )
+        assert listen_tasks(wb) == ["workbench-listen:served"]
+    finally:
+        again.stop()
+
+
+def test_changes_while_the_stream_was_down_are_heard_after_listening_again(
+    wb: Workbench, served: tuple[Workbench, ServeHandle]
+) -> None:
+    """The server replays nothing: after listening again the tools are listed once more,
+    and prompt and resource listeners are told their lists may have changed."""
+    server, handle = served
+    heard: list[ServerChange] = []
+    wb.subscribe_changes(heard.append)
     wb.connect("served", url=handle.url, token=handle.token)
     handle.stop()
-    assert eventually(lambda: listen_tasks(wb) == [])
-    started = time.perf_counter()
-    wb.disconnect("served")
-    assert time.perf_counter() - started < 2.0
+    server.add_tools(double)  # while nothing is served: no event carries it
+    again = server.serve(port=handle.port, token=handle.token)
+    try:
+        assert eventually(lambda: "served.double" in wb.registry, 10.0), (
+            "the registry never heard of 'double', added while the stream was down"
+        )
+        assert eventually(lambda: ServerChange("served", "prompts") in heard)
+        assert eventually(lambda: ServerChange("served", "resources") in heard)
+        assert wb.call("served.double", {"x": 4}).structured_content == {"result": 8}
+    finally:
+        again.stop()
+
+
+def listening_server(name: str) -> tuple[FastMCP, ListenHandler]:
+    """A FastMCP server with one tool that serves ``subscriptions/listen`` itself."""
+    server = FastMCP(name)
+    listen = ListenHandler(InMemorySubscriptionBus())
+    server._mcp_server.add_request_handler(
+        "subscriptions/listen", mcp_types.SubscriptionsListenRequestParams, listen
+    )
+
+    @server.tool
+    def hello() -> str:
+        """Say hello."""
+        return "hello"
+
+    return server, listen
+
+
+def close_streams(wb: Workbench, listen: ListenHandler) -> None:
+    """End ``listen``'s streams gracefully, on the bridge loop the in-process server uses."""
+
+    async def close() -> None:
+        listen.close()
+
+    wb._bridge.run(close())
+
+
+def test_a_stream_the_server_ends_is_opened_again(wb: Workbench) -> None:
+    """The server closes its listen streams (gracefully) but stays up."""
+    server, listen = listening_server("closing")
+    wb.connect("closing", server=server)
+    assert listen_tasks(wb) == ["workbench-listen:closing"]
+    close_streams(wb, listen)
+    server.tool(double)
+    assert eventually(lambda: "closing.double" in wb.registry), "no listen after the close"
+    assert eventually(lambda: len(listen._streams) == 1)
+
+
+def test_a_server_refusing_to_listen_again_is_left_alone(
+    wb: Workbench, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server that no longer serves the listen (method not found) is not asked again."""
+    server, listen = listening_server("forgetting")
+    asked: list[int] = []
+
+    async def once(ctx: Any, params: Any) -> Any:
+        asked.append(1)
+        if len(asked) > 1:
+            raise MCPError(mcp_types.METHOD_NOT_FOUND, "Method not found")
+        return await listen(ctx, params)
+
+    server._mcp_server.add_request_handler(
+        "subscriptions/listen", mcp_types.SubscriptionsListenRequestParams, once
+    )
+    with caplog.at_level(logging.DEBUG, logger="workbench.mcp.live"):
+        wb.connect("forgetting", server=server)
+        close_streams(wb, listen)
+        assert eventually(lambda: listen_tasks(wb) == [])
+    assert len(asked) == 2
+    assert "no live updates (subscriptions/listen: Method not found)" in caplog.text
+    assert wb.call("forgetting.hello").text == "hello"
 
 
 def test_prompt_and_resource_list_changes_reach_change_listeners(wb: Workbench) -> None:

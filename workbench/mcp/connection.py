@@ -28,7 +28,7 @@ from workbench.mcp.failures import (
     innermost,
     is_stale_session,
 )
-from workbench.mcp.live import Listening, start_listening
+from workbench.mcp.live import Listening, listened_for, reconnect, start_listening
 from workbench.mcp.quiet import quiet_handshake_era_requests, working_for
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
@@ -38,6 +38,8 @@ from workbench.tools.schema import ErrorKind, Observation
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 T = TypeVar("T")
+RECONNECT = "workbench-reconnect"
+"""The task reopening a connection whose listen stream took its session: ``RECONNECT:NAME``."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class Connection:
         self._on_log = on_log
         self._client: Any = None
         self._listening: Listening | None = None  # a 2026-07-28 server's list changes
+        self._recovering: asyncio.Task[None] | None = None  # reopening after it went away
         self._http_status: int | None = None
         # The last HTTP refusal (status, the server's words); a new tuple each time, so a
         # call can tell whether it was refused after it started.
@@ -135,7 +138,9 @@ class Connection:
             self.instructions = self._client.instructions
             # Listen before listing: no change after the listing goes unheard.
             limit = self.spec.connect_timeout
-            self._listening = await start_listening(self.name, self._client, limit)
+            self._listening = await start_listening(
+                self.name, self._client, limit, self._listening_again, self._lost_with_stream
+            )
             await self.refresh_tools()
         except BaseException as error:
             message = explain_connect_failure(
@@ -160,7 +165,12 @@ class Connection:
 
     async def close(self) -> None:
         """Stop the client (and its child process); the connection can be reopened."""
+        recovering = self._recovering  # kept until done: no listener starts another
+        if recovering is not None:
+            recovering.cancel()
+            await asyncio.wait({recovering})
         await self._drop_client()
+        self._recovering = None
         self.status = Status.CLOSED
 
     async def call(
@@ -326,6 +336,38 @@ class Connection:
             return True
         dead = getattr(transport, "_is_session_dead", None)
         return bool(callable(dead) and dead())
+
+    async def _listening_again(self, kinds: frozenset[str]) -> None:
+        """A new listen stream after one ended (live.py): the changes made meanwhile went
+        unheard, so refresh as their list_changed events would have."""
+        if "tools" in kinds:
+            await self.refresh_tools()
+        for kind in ("prompts", "resources"):
+            if kind in kinds:
+                self._announce(ServerChange(self.name, kind))
+
+    def _lost_with_stream(self) -> None:
+        """A listen stream's end took the client's session (live.py; an HTTP server that
+        went away): the next call reopens first, and an HTTP server is reopened in the
+        background too, since at 2026-07-28 nothing else would notice."""
+        listening, recovering = self._listening, self._recovering
+        if listening is None or listening.task is not asyncio.current_task():
+            return  # a listener being stopped (close, reconnect)
+        self.status, self.last_error = Status.DISCONNECTED, "lost connection (listen stream)"
+        # Not with OAuth: a background sign-in could open a browser again and again.
+        if self.spec.url is None or self.spec.oauth is not None:
+            return
+        if recovering is None or recovering.done():
+            reopening = reconnect(self.name, self._recover)
+            self._recovering = asyncio.create_task(reopening, name=f"{RECONNECT}:{self.name}")
+
+    async def _recover(self) -> None:
+        async with self._reopening:
+            if self.status is not Status.CONNECTED:  # else a call reopened it already
+                await self.open()
+        # The tools were listed again; the prompts and resources may have changed too.
+        kinds = listened_for(self.protocol_version, self._client.server_capabilities)
+        await self._listening_again(kinds - {"tools"})
 
     async def _reopen(self, broken: Any) -> None:
         """Open again, unless a concurrent call already replaced the ``broken`` client."""
