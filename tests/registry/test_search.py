@@ -274,3 +274,22 @@ def test_the_request_s_verb_picks_the_tool_named_for_it() -> None:
         ],
     )
     assert made.search("get the sales dashboard")[0].id == "grafana.get_dashboard"
+
+
+def test_a_request_that_is_a_tool_s_name_finds_that_tool_first() -> None:
+    # The other tool's description says "file" and "read" again and again; the request is
+    # read_file's name in other words' company, so read_file comes first.
+    made = Registry()
+    made.add_tools(
+        "drive",
+        [
+            make(
+                "fetch_file_content",
+                "Fetch the content of a file: read a file, read its text, file after file.",
+            )
+        ],
+    )
+    made.add_tools("filesystem", [make("read_file", "Return the contents of a path as text.")])
+    assert made.search("read a file")[0].id == "filesystem.read_file"
+    # Words beyond the name (other than its server's) are not the name: no bonus.
+    assert made.search("read a file from drive")[0].id == "drive.fetch_file_content"

@@ -42,12 +42,16 @@ FIELD_WEIGHTS: dict[str, float] = {
 _FIELDS = tuple(FIELD_WEIGHTS)
 _WEIGHTS = tuple(FIELD_WEIGHTS.values())
 _NAME = _FIELDS.index("name")
+_SERVER = _FIELDS.index("server")
 K1 = 1.2
 B = 0.75
 SYNONYM_DISCOUNT = 0.4
 TYPO_DISCOUNT = 0.7
 PREFIX_DISCOUNT = 0.7
 NAME_COVERAGE_BONUS = 0.5
+EXACT_NAME_BONUS = 1.5
+"""A request that is the tool's name in other words' company only of its server's ("read a
+file" for read_file): that tool, not one whose description repeats the words, comes first."""
 NO_GOOD_MATCH_COVERAGE = 0.25
 TYPO_MIN_LENGTH = 4
 TYPO_MAX_LENGTH = 20
@@ -172,6 +176,7 @@ class SearchIndex:
         self._lengths: list[tuple[int, ...]] = []
         self._terms_of: list[frozenset[str]] = []
         self._name_terms: list[frozenset[str]] = []
+        self._server_terms: list[frozenset[str]] = []
         self._postings: dict[str, set[int]] = {}  # term -> slots having it in any field
         self._field_postings: list[dict[str, dict[int, int]]] = [{} for _ in _FIELDS]
         self._total_lengths = [0] * len(_FIELDS)
@@ -197,6 +202,7 @@ class SearchIndex:
             self._lengths.append(())
             self._terms_of.append(frozenset())
             self._name_terms.append(frozenset())
+            self._server_terms.append(frozenset())
         every: set[str] = set()
         for field_terms, field_postings in zip(fields, self._field_postings, strict=True):
             counted = Counter(field_terms)
@@ -223,6 +229,7 @@ class SearchIndex:
         self._lengths[slot] = lengths
         self._terms_of[slot] = frozenset(every)
         self._name_terms[slot] = frozenset(fields[_NAME])
+        self._server_terms[slot] = frozenset(fields[_SERVER])
         self._total_lengths = [a + b for a, b in zip(self._total_lengths, lengths, strict=True)]
         self._compiled.clear()
 
@@ -248,7 +255,7 @@ class SearchIndex:
         if not server_slots:
             del self._server_slots[entry_id.partition(".")[0]]
         self._entries[slot] = None
-        self._terms_of[slot] = self._name_terms[slot] = frozenset()
+        self._terms_of[slot] = self._name_terms[slot] = self._server_terms[slot] = frozenset()
         self._free.append(slot)
         self._compiled.clear()
 
@@ -390,21 +397,29 @@ class SearchIndex:
         if len(matched) > pool:
             matched = matched[np.argpartition(-scores[matched], pool - 1)[:pool]]
         reached = {route.term for term_routes in routes.values() for route in term_routes}
+        asked = frozenset(term for term in routes if term in self._postings)
         ranked = [
-            (float(scores[slot]) * self._name_bonus(int(slot), reached), int(slot))
+            (float(scores[slot]) * self._name_bonus(int(slot), reached, asked), int(slot))
             for slot in matched
         ]
         ids = self._ids
         ranked.sort(key=lambda pair: (-pair[0], ids[pair[1]]))
         return ranked[:limit]
 
-    def _name_bonus(self, slot: int, reached: set[str]) -> float:
-        """Up to ``1 + NAME_COVERAGE_BONUS`` when the query covers every word of the name."""
+    def _name_bonus(self, slot: int, reached: set[str], asked: frozenset[str]) -> float:
+        """Up to ``1 + NAME_COVERAGE_BONUS`` when the query covers every word of the name,
+        times ``EXACT_NAME_BONUS`` when the query's own words (typed, not reached through a
+        synonym or a fix) are the name's, give or take the server's."""
         name_terms = self._name_terms[slot]
         if not name_terms:
             return 1.0
         covered = len(name_terms & reached) / len(name_terms)
-        return 1 + NAME_COVERAGE_BONUS * covered**2
+        bonus = 1 + NAME_COVERAGE_BONUS * covered**2
+        server_terms = self._server_terms[slot]
+        own = name_terms - server_terms
+        if own and asked and own <= asked and asked <= name_terms | server_terms:
+            bonus *= EXACT_NAME_BONUS
+        return bonus
 
     def _coverage(self, routes: dict[str, list[_Route]], slot: int) -> float:
         """How much of the query (weighted by rarity) the given entry answers. A word the
