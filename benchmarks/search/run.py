@@ -48,6 +48,7 @@ SPLITS = {
     "sealed2": ("requests_sealed2.jsonl",),
     "sealed3": ("requests_sealed3.jsonl",),
     "sealed4": ("requests_sealed4.jsonl",),
+    "sealed5": ("requests_sealed5.jsonl",),
 }
 SIZES = (1_000, 10_000)
 
