@@ -85,7 +85,10 @@ def test_a_subscription_redraws_the_output_in_place(
         assert subscription.uri == DOCUMENT and subscription.server == everything
         [first] = captured.outputs
         assert not first.update and "architecture" in first.data["text/plain"].lower()
-        mcp(f"call {everything}.toggle-subscriber-updates")
+        # Toggled from Python, not through mcp(): its own capture_output would swallow a
+        # redraw that lands while the call runs (the first update can come at once).
+        toggled = state.workbench.call(f"{everything}.toggle-subscriber-updates")
+        assert not toggled.is_error, toggled
         try:
             deadline = time.monotonic() + 20
             while subscription.updates == 0 and time.monotonic() < deadline:
