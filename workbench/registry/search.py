@@ -50,8 +50,8 @@ TYPO_DISCOUNT = 0.7
 PREFIX_DISCOUNT = 0.7
 NAME_COVERAGE_BONUS = 0.5
 EXACT_NAME_BONUS = 1.5
-"""A request that is the tool's name in other words' company only of its server's ("read a
-file" for read_file): that tool, not one whose description repeats the words, comes first."""
+"""A request made of a tool's own name words, perhaps with its server's ("read a file" for
+read_file), puts that tool ahead of tools whose descriptions merely repeat the words."""
 NO_GOOD_MATCH_COVERAGE = 0.25
 TYPO_MIN_LENGTH = 4
 TYPO_MAX_LENGTH = 20

@@ -22,10 +22,10 @@ STOPWORDS = frozenset(
     "the their them then there these this those to up us via want was we what when where "
     "which who will with would you your".split()
 )
-# Not filler: the verbs tools are named for ("get_dashboard", "give_feedback", "use_profile").
-# A request's "get the dashboard" asks for get_dashboard rather than list_dashboards; dropping
-# "get", "give", "use" and "using" measured better on every request set of benchmarks/search,
-# held-out servers and never-tuned-on requests included (issue 17).
+# Not here: the verbs tools are named for ("get_dashboard", "give_feedback", "use_profile").
+# "get the dashboard" asks for get_dashboard rather than list_dashboards; keeping "get",
+# "give", "use" and "using" as words measured better on every request set of
+# benchmarks/search, held-out servers and never-tuned-on requests included (issue 17).
 
 # Groups of words people use interchangeably for what tools do and what they act on. Each
 # word of a group stands for every other (after stemming); keep groups tight: a loose group
