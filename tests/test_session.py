@@ -12,13 +12,13 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from fastmcp import Context, FastMCP
 from mcp.types import ToolListChangedNotification
 
+from tests.polling import eventually
 from tests.processes import children
 from workbench import tool
 from workbench.errors import (
@@ -534,15 +534,6 @@ def bridge_threads() -> list[threading.Thread]:
     return [thread for thread in threading.enumerate() if thread.name == "workbench-bridge"]
 
 
-def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 def test_f14_a_workbench_nobody_references_releases_its_thread_and_servers() -> None:
     threads, kids = len(bridge_threads()), children(DEMO_STDIO[-1])
     wb: Workbench | None = None
@@ -551,12 +542,12 @@ def test_f14_a_workbench_nobody_references_releases_its_thread_and_servers() -> 
         wb.connect("x", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
         assert wb.call("x.add", {"a": 1, "b": 2}).text == "3.0"
         gc.collect()
-    assert wait_for(lambda: len(bridge_threads()) == threads + 1), bridge_threads()
-    assert wait_for(lambda: len(children(DEMO_STDIO[-1]) - kids) == 1)
+    assert eventually(lambda: len(bridge_threads()) == threads + 1), bridge_threads()
+    assert eventually(lambda: len(children(DEMO_STDIO[-1]) - kids) == 1)
     wb = None
     gc.collect()
-    assert wait_for(lambda: len(bridge_threads()) == threads), bridge_threads()
-    assert wait_for(lambda: children(DEMO_STDIO[-1]) == kids)
+    assert eventually(lambda: len(bridge_threads()) == threads), bridge_threads()
+    assert eventually(lambda: children(DEMO_STDIO[-1]) == kids)
 
 
 def test_f14_a_workbench_let_go_during_a_call_is_released_when_the_call_ends() -> None:
@@ -569,5 +560,5 @@ def test_f14_a_workbench_let_go_during_a_call_is_released_when_the_call_ends() -
     gc.collect()
     # The call holds the Workbench; its last reference goes on the bridge's own thread.
     assert future.result(timeout=10).text.startswith("Counted")
-    assert wait_for(lambda: released() is None)
-    assert wait_for(lambda: len(bridge_threads()) == threads), bridge_threads()
+    assert eventually(lambda: released() is None)
+    assert eventually(lambda: len(bridge_threads()) == threads), bridge_threads()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import mcp_types
@@ -25,6 +25,7 @@ from mcp.server.subscriptions import (
 )
 from mcp.shared.exceptions import MCPError
 
+from tests.polling import eventually
 from workbench.mcp.connection import ServerChange
 from workbench.serving.handle import ServeHandle
 from workbench.session import Workbench
@@ -43,16 +44,6 @@ def echo(x: int) -> int:
 def double(x: int) -> int:
     """Double a number."""
     return 2 * x
-
-
-def eventually(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
-    """Whether ``condition()`` holds within ``seconds`` (polled, never a fixed sleep)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def listen_tasks(wb: Workbench, prefix: str = LISTENING) -> list[str]:

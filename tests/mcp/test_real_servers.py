@@ -12,7 +12,7 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.polling import eventually, wait_for
 from tests.processes import children
 from workbench.mcp.connection import LOG_LEVELS, Connection, LogRecord
 from workbench.session import Workbench
@@ -32,18 +33,6 @@ EVERYTHING = "everything"
 # -- helpers ------------------------------------------------------------------------------
 
 
-def wait_until(condition: Callable[[], bool], timeout: float, what: str | None = None) -> bool:
-    """Poll ``condition``; past ``timeout`` fail saying ``what`` (or return False)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            if what is not None:
-                pytest.fail(f"Timed out after {timeout:g} s waiting until {what}.")
-            return False
-        time.sleep(0.01)
-    return True
-
-
 def connect_new_process(wb: Workbench, name: str, command: list[str], matching: str) -> int:
     """Connect a stdio server and return the pid of the child process that appeared."""
     before = children(matching)
@@ -54,7 +43,7 @@ def connect_new_process(wb: Workbench, name: str, command: list[str], matching: 
 
 def kill(pid: int, matching: str) -> None:
     os.kill(pid, signal.SIGKILL)
-    wait_until(lambda: pid not in children(matching), 5, f"process {pid} died")
+    wait_for(lambda: pid not in children(matching), 5, f"process {pid} died")
 
 
 def server_info(wb: Workbench, name: str) -> Any:
@@ -305,7 +294,7 @@ def test_everything_log_messages_reach_listeners_at_the_workbench_log_level(
         toggle_logging(wb, LOG_TOGGLES)
 
         # At level debug every message the server sends is delivered, debug ones included.
-        wait_until(lambda: len(records) >= LOG_TOGGLES, 3)
+        eventually(lambda: len(records) >= LOG_TOGGLES, 3)
         time.sleep(0.1)
         assert len(records) == LOG_TOGGLES, (
             f"{len(records)} of {LOG_TOGGLES} log messages reached the listeners of "
@@ -324,7 +313,7 @@ def test_everything_log_messages_below_the_default_level_are_dropped(
     try:
         toggle_logging(everything_wb, LOG_TOGGLES)
         # With 8 levels drawn at random, 40 messages hold some at info or above.
-        wait_until(lambda: len(records) > 0, 5, "a log record arrived")
+        wait_for(lambda: len(records) > 0, 5, "a log record arrived")
         time.sleep(0.2)
     finally:
         stop()
@@ -359,7 +348,7 @@ def test_f11_a_server_killed_between_calls_is_restarted_by_the_next_call(
 
     assert EVERYTHING not in {info.name for info in workbench.servers()}
     assert EVERYTHING not in workbench.registry.servers()
-    wait_until(lambda: children(script) == others, 5, "the server process stopped")
+    wait_for(lambda: children(script) == others, 5, "the server process stopped")
     gone = workbench.call("everything.echo", {"message": "still there?"})
     assert gone.error_kind is ErrorKind.NOT_FOUND
 

@@ -6,13 +6,14 @@ elicitation, sampling, roots, ping and the server's log level."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.mcp.conftest import everything_js, everything_stdio
 from tests.mcp.test_http import everything_url
+from tests.polling import wait_for
 from workbench.errors import InvalidArgumentsError
 from workbench.features.asking import ElicitationAnswer, SamplingRequest
 from workbench.mcp.connection import LogRecord
@@ -40,14 +41,6 @@ def ev(request: pytest.FixtureRequest, everything_stdio: list[str]) -> Iterator[
 def read_text(observation: Observation) -> str:
     assert not observation.is_error, observation.error_message
     return str(observation.content[0].resource.text)  # type: ignore[union-attr]
-
-
-def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"waited {seconds:g} s for {what}")
-        time.sleep(0.05)
 
 
 def test_resources_templates_and_reads(ev: Workbench) -> None:

@@ -4,7 +4,6 @@ server-everything's command line (installed by `make servers`; missing fails, ne
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from typing import Any
 
 from tests.installed import ROOT, Installed
@@ -39,13 +38,3 @@ def labels(answer: dict[str, Any]) -> list[str]:
 
 def html_of(outputs: Any) -> str:
     return "\n".join(output["data"].get("text/html", "") for output in outputs)
-
-
-def wait_for(condition: Callable[[], object], seconds: float = 15.0) -> None:
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {seconds} s waiting for {condition}")
-        time.sleep(0.05)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.polling import wait_for
 from workbench import tool
 from workbench.errors import ConnectionWarning
 from workbench.session import Workbench
@@ -24,14 +23,6 @@ from workbench.widgets.call_panel import CallRun
 def wb(wb: Workbench) -> Workbench:
     wb.connect("demo")
     return wb
-
-
-def wait_for(condition: Callable[[], object], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {seconds} s waiting for {condition}")
-        time.sleep(0.02)
 
 
 def html_of(run: CallRun) -> str:

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from tests.polling import wait_for
 from tests.widgets.offerings_helpers import (
     everything_command,
     html_of,
     labels,
     page_asks,
-    wait_for,
 )
 from workbench.mcp.connection import ServerChange
 from workbench.session import Workbench
