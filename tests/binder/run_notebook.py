@@ -3,7 +3,8 @@
 Started by tests/binder/test_binder_image.py with that environment's python (never the test
 suite's): it imports that environment's nbclient, and the kernel it starts runs that same
 python (a kernelspec written here, pointing at ``sys.executable``). Writes a JSON report:
-which python and workbench the kernel used, the seconds taken, and every error a cell showed.
+which python and workbench the kernel used, the seconds taken, every error a cell showed,
+and the servers the notebook left connected.
 
     <env>/bin/python run_notebook.py NOTEBOOK REPORT_JSON
 
@@ -32,6 +33,12 @@ PROBE = (
     "import json as _j, sys as _s, workbench as _w\n"
     "_w.current().answer_timeout = 3\n"
     "print(_j.dumps({'prefix': _s.prefix, 'workbench': _w.__file__}))"
+)
+# The last cell, removed too: the servers the notebook left connected (a server it skipped
+# because it looked for it in the wrong place shows as missing here, not as an error).
+SERVERS_PROBE = (
+    "import json as _j, workbench as _w\n"
+    "print(_j.dumps(sorted(_s.name for _s in _w.current().servers())))"
 )
 
 
@@ -103,6 +110,7 @@ def main() -> None:
         notebook = nbformat.read(args.notebook, as_version=4)
         swapped = swap_in_solutions(notebook.cells) if args.solutions else 0
         notebook.cells.insert(0, nbformat.v4.new_code_cell(PROBE))
+        notebook.cells.append(nbformat.v4.new_code_cell(SERVERS_PROBE))
         client = NotebookClient(
             notebook,
             timeout=120,
@@ -114,14 +122,16 @@ def main() -> None:
         client.execute()
         seconds = time.monotonic() - started
 
-    probe = notebook.cells.pop(0)
+    probe, servers_probe = notebook.cells.pop(0), notebook.cells.pop()
     streams = [o.get("text", "") for o in probe.get("outputs", []) if o.output_type == "stream"]
+    listed = [o.get("text", "") for o in servers_probe.get("outputs", []) if "text" in o]
     report = {
         "notebook": args.notebook.name,
         "seconds": round(seconds, 1),
         "solutions_swapped": swapped,
         "kernel": json.loads(streams[0]) if streams else None,
-        "probe_errors": errors_of([probe]),
+        "probe_errors": errors_of([probe, servers_probe]),
+        "servers_at_end": json.loads(listed[-1]) if listed else None,
         "errors": errors_of(notebook.cells),
     }
     args.report.write_text(json.dumps(report, indent=1))
