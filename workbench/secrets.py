@@ -127,10 +127,13 @@ def mask_text_plain(text: str) -> str:
     return _ASSIGNMENT.sub(_masked_pair("name"), text)
 
 
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
+def redact(text: str, secrets: Iterable[object] = ()) -> str:
     """``mask_text``, after replacing every known secret value (as written, stripped, and
-    as ``repr`` escapes it) wherever it appears."""
-    for secret in sorted(set(secrets), key=len, reverse=True):
+    as ``repr`` escapes it) wherever it appears. A value that is not text (a number someone
+    passed as a token) is masked as its ``str``: showing a table never raises (G4)."""
+    values = {secret if isinstance(secret, str) else str(secret) for secret in secrets
+              if secret is not None}  # fmt: skip
+    for secret in sorted(values, key=len, reverse=True):
         for form in sorted({secret, secret.strip(), repr(secret)[1:-1]}, key=len, reverse=True):
             if len(form) >= _MIN_SECRET and not is_template(form):
                 text = text.replace(form, MASK)

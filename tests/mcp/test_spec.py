@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 import math
+import socket
 import sys
 
 import pytest
 
 from workbench.errors import ServerNameError, ServerSpecError
-from workbench.mcp.spec import DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, server_spec
+from workbench.mcp.spec import (
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_CONNECT_TIMEOUT,
+    ServerSpec,
+    server_spec,
+)
+from workbench.session import Workbench
 
 
 def test_each_kind_of_server() -> None:
@@ -131,3 +139,86 @@ def test_f9_args_as_a_string_are_refused() -> None:
     with pytest.raises(ServerSpecError, match="args must be a list of words") as raised:
         server_spec("s", command="echo", args="hello world")
     assert "['hello', 'world']" in str(raised.value)
+
+
+# -- G4, G21: env, header and token values are text, one line ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        ({"command": "cat", "env": {"PORT": 8080}}, "env 'PORT'"),
+        ({"command": "cat", "env": {5: "x"}}, "env names"),
+        ({"url": "http://127.0.0.1:1/mcp", "headers": {"X": 5}}, "header 'X'"),
+        ({"url": "http://127.0.0.1:1/mcp", "headers": {5: "x"}}, "header names"),
+        ({"url": "http://127.0.0.1:1/mcp", "token": 12345}, "token"),
+        ({"command": "cat", "env": ["PORT=1"]}, "env must be a mapping"),
+    ],
+)
+def test_g4_non_text_values_are_one_line_errors(settings: dict[str, object], says: str) -> None:
+    with pytest.raises(ServerSpecError, match=says) as raised:
+        server_spec("x", **settings)  # type: ignore[arg-type]
+    message = str(raised.value)
+    assert "\n" not in message and "string" in message
+    assert "8080" not in message and "12345" not in message
+
+
+def test_g4_a_bad_value_adds_no_connection_and_servers_still_work(wb: Workbench) -> None:
+    from workbench.lab.state import state_document
+
+    wb.connect("demo")
+    for options in ({"command": "cat", "env": {"PORT": 8080}},
+                    {"url": "http://127.0.0.1:1/mcp", "headers": {"X": 5}},
+                    {"url": "http://127.0.0.1:1/mcp", "token": 12345}):  # fmt: skip
+        with pytest.raises(ServerSpecError):
+            wb.connect("x", **options)  # type: ignore[arg-type]
+        assert [info.name for info in wb.servers()] == ["demo"]
+        assert [row["name"] for row in state_document(wb, None)["servers"]] == ["demo"]
+    assert not wb.call("demo.add", {"a": 2, "b": 3}).is_error
+
+
+def test_g4_a_spec_made_by_hand_with_a_number_still_describes_itself() -> None:
+    spec = ServerSpec("x", "stdio", command="cat", env={"PORT": 8080})  # type: ignore[dict-item]
+    assert spec.describe() == "cat"
+    assert spec.redact("listening on 8080") == "listening on ***"
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        ({"url": "http://h.test/mcp", "headers": {"X-Api-Key": "HDR-SECRET-9191\n"}}, "header"),
+        ({"url": "http://h.test/mcp", "headers": {"X-Api-Key": "HDR-SECRET-9191\r"}}, "header"),
+        ({"url": "http://h.test/mcp", "headers": {"X-A\nB": "v"}}, "header"),
+        ({"url": "http://h.test/mcp", "token": "HDR-SECRET-9191\x00"}, "token"),
+        ({"url": "http://h.test/mcp", "token": "HDR-SECRET-9191\x1b[2J"}, "token"),
+        ({"command": "cat", "env": {"K": "HDR-SECRET-9191\x00"}}, "env value of 'K'"),
+        ({"command": "cat", "env": {"K=V": "x"}}, "env"),
+    ],
+)
+def test_g21_control_characters_are_refused_without_echoing_the_value(
+    settings: dict[str, object], says: str
+) -> None:
+    with pytest.raises(ServerSpecError, match=says) as raised:
+        server_spec("x", **settings)  # type: ignore[arg-type]
+    assert "\n" not in str(raised.value) and "HDR-SECRET" not in str(raised.value)
+
+
+def test_g21_a_multi_line_env_value_is_allowed() -> None:
+    """A PEM key in an environment variable has newlines: the environment allows them."""
+    pem = "-----BEGIN KEY-----\nabc\n-----END KEY-----\n"
+    assert server_spec("x", command="cat", env={"KEY": pem}).env["KEY"] == pem
+
+
+def test_g21_a_rejected_header_value_never_reaches_a_debug_log(
+    wb: Workbench, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "HDR-SECRET-9191"
+    with socket.socket() as listening:  # would accept the connection: the headers would be sent
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        url = f"http://127.0.0.1:{listening.getsockname()[1]}/mcp"
+        with caplog.at_level(logging.DEBUG), pytest.raises(ServerSpecError) as raised:
+            wb.connect("bad", url=url, headers={"X-Api-Key": f"{secret}\n"}, connect_timeout=5)
+    assert "X-Api-Key" in str(raised.value) and secret not in str(raised.value)
+    assert not [r for r in caplog.records if secret in r.getMessage()], caplog.text
+    assert "bad" not in [info.name for info in wb.servers()]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -171,6 +172,7 @@ def server_spec(
         secrets = [*secrets, *settings.secrets()]
     call_timeout = _seconds("timeout", timeout, DEFAULT_CALL_TIMEOUT)
     start_timeout = _seconds("connect_timeout", connect_timeout, DEFAULT_CONNECT_TIMEOUT)
+    env, headers, token = _env(env), _headers(headers), _token(token)
     for option, value in (("command", command), ("url", url)):
         if value is not None and not isinstance(value, str):
             raise ServerSpecError(f"{option} must be a string, not {type(value).__name__}.")
@@ -213,6 +215,82 @@ def server_spec(
         )
     return ServerSpec(name, "in-process", server=server, call_timeout=call_timeout,
                       connect_timeout=start_timeout)  # fmt: skip
+
+
+# Control characters (C0, DEL, C1): an HTTP client refuses them in a header, and logs the
+# refused value at DEBUG before anyone can mask it (G21). NUL cannot be in an environment.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _text_mapping(option: str, value: object) -> dict[str, str]:
+    """``env`` or ``headers`` as a dict of strings, or a one-line error naming the key;
+    the values are never echoed (they are often secrets)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ServerSpecError(
+            f"{option} must be a mapping of names to strings, not {type(value).__name__}."
+        )
+    word = "header" if option == "headers" else option
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise ServerSpecError(f"{word} names must be strings, not {type(key).__name__}.")
+        if not isinstance(item, str):
+            raise ServerSpecError(
+                f"The {word} {key!r} must be a string, not {type(item).__name__}: "
+                f"{word} values must be strings."
+            )
+    return dict(value)
+
+
+def _env(value: object) -> dict[str, str]:
+    """Environment variables: names without ``=`` or NUL, values without NUL (newlines are
+    fine: a PEM key may sit in a variable)."""
+    env = _text_mapping("env", value)
+    for key, item in env.items():
+        if not key or "=" in key or "\0" in key:
+            raise ServerSpecError(
+                f"The env name {key!r} cannot be used: env names must be strings "
+                "without '=' or NUL."
+            )
+        if "\0" in item:
+            raise ServerSpecError(
+                f"The env value of {key!r} holds a NUL character: env values must be strings "
+                "without NUL."
+            )
+    return env
+
+
+def _headers(value: object) -> dict[str, str]:
+    """HTTP headers: names and values without control characters (a newline would end
+    the header), refused here so the request is never made."""
+    headers = _text_mapping("headers", value)
+    for key, item in headers.items():
+        if not key.strip() or _CONTROL.search(key):
+            raise ServerSpecError(
+                f"The header name {key!r} cannot be sent: header names must be strings "
+                "without control characters."
+            )
+        if _CONTROL.search(item):
+            raise ServerSpecError(
+                f"The header {key!r} has a control character (a newline, say) in its value: "
+                "header values must be strings without control characters."
+            )
+    return headers
+
+
+def _token(value: object) -> str | None:
+    """A bearer token: text without control characters (it is sent as a header)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ServerSpecError(f"token must be a string, not {type(value).__name__}.")
+    if _CONTROL.search(value):
+        raise ServerSpecError(
+            "The token has a control character (a newline, say): a token must be a string "
+            "without control characters."
+        )
+    return value
 
 
 def _oauth_settings(value: object) -> OAuthSettings | None:
