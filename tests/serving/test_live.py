@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tests.serving.conftest import Outside
+from tests.serving.raw_session import RawSession
 from tests.serving.test_handle import nothing_listens
 from workbench.session import Workbench
 from workbench.tools.from_function import FunctionTool
@@ -62,3 +63,21 @@ def test_a_redefined_tool_is_served_as_redefined(wb: Workbench) -> None:
     wb.set_owned_tools("cell:1", [FunctionTool(double, name="work")])
     assert handle.tools() == ["work"]
     assert wb.call("notebook.work", {"x": 4}).structured_content == {"result": 8}
+
+
+@pytest.mark.integration
+def test_g17_a_session_that_only_initialized_hears_of_changes(wb: Workbench) -> None:
+    """G17: a handshake-era client that initializes, sends notifications/initialized and
+    opens its GET stream (no request in between) is told when a notebook tool changes."""
+    wb.set_owned_tools("cell:1", [FunctionTool(echo, name="work")])
+    handle = wb.serve()
+    session = RawSession(handle.url, handle.token)
+    try:
+        session.initialize()
+        session.stream()
+        wb.set_owned_tools("cell:1", [FunctionTool(double, name="work")])  # the cell re-run
+        heard = session.heard.get(timeout=10)
+        assert heard["method"] == "notifications/tools/list_changed"
+    finally:
+        handle.stop()
+        session.close()

@@ -5,7 +5,8 @@ re-run ``%%tool`` cell is served at once, and asks the ``Surface`` whether each 
 hidden tool is neither listed nor found (a call gets FastMCP's "Unknown tool"). Each call goes
 through the Workbench's one call path (``call``), so it lands in the history. ``tools/list``
 pages with signed cursors. ``notifications/tools/list_changed`` reaches both eras of clients:
-handshake-era sessions (tracked at initialize) and 2026-07-28 ``subscriptions/listen`` streams.
+handshake-era sessions (learned from their first message after initialize) and 2026-07-28
+``subscriptions/listen`` streams.
 """
 
 from __future__ import annotations
@@ -190,7 +191,8 @@ class BearerToken(TokenVerifier):
 class Announcer(Middleware):
     """Tells connected clients that the tool list changed, in both protocol eras: on each
     handshake-era session's standalone stream (the SSE GET stream), and on every
-    2026-07-28 ``subscriptions/listen`` stream."""
+    2026-07-28 ``subscriptions/listen`` stream. A session is learned from the first message
+    it sends after initialize (``initialize`` itself carries no session id yet)."""
 
     def __init__(self) -> None:
         # Mcp-Session-Id -> a ServerSession of that session: its notifications go out on
@@ -201,9 +203,11 @@ class Announcer(Middleware):
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
 
-    async def on_request(
+    async def on_message(
         self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any]
     ) -> Any:
+        # Every message of a session, notifications too: a client that initializes, sends
+        # notifications/initialized and opens its GET stream sends no request (G17).
         served = context.fastmcp_context
         request = None if served is None else served.request_context
         if request is not None and request.request is not None:
