@@ -16,6 +16,7 @@ from workbench.errors import (
     ToolListError,
     ToolNotFoundError,
     UnknownServerError,
+    WorkbenchWarning,
 )
 from workbench.tools import Action, Observation, ToolDefinition, tool
 
@@ -231,3 +232,21 @@ def _search_while_another_thread_changes_the_registry() -> None:
         searches += 1
     worker.join()
     assert failures == [] and searches > 0
+
+
+@pytest.mark.parametrize("name", ["t\nopen('x')\n#", "trailing\n", "a\rb", "nul\x00", "ls\u2028"])
+def test_g16_a_listed_tool_named_with_a_control_character_is_left_out_with_a_warning(
+    name: str,
+) -> None:
+    registry = Registry()
+    with pytest.warns(WorkbenchWarning) as caught:
+        entries = registry.set_tools("evil", [*tools("good"), *tools(name)])
+    assert [entry.id for entry in entries] == ["evil.good"]
+    assert [entry.id for entry in registry] == ["evil.good"]
+    (warning,) = caught
+    message = str(warning.message)
+    assert "\n" not in message and "\r" not in message and repr(name) in message
+    assert "left out" in message
+    with pytest.warns(WorkbenchWarning):
+        registry.add_tools("evil", tools(name, "other"))
+    assert [entry.id for entry in registry] == ["evil.good", "evil.other"]

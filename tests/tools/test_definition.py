@@ -11,7 +11,8 @@ from pydantic import BaseModel, Field
 from typing_extensions import Self
 
 from workbench.errors import InvalidArgumentsError, ToolDefinitionError
-from workbench.tools import Action, ErrorKind, Observation, ToolDefinition
+from workbench.tools import Action, ErrorKind, Observation, ToolDefinition, tool
+from workbench.tools.definition import valid_tool_name
 
 
 class Address(BaseModel):
@@ -165,3 +166,13 @@ def test_invalid_names_are_refused(name: str) -> None:
 def test_annotations_accept_dicts() -> None:
     made = ToolDefinition(name="ro", action_type=CounterAction, annotations={"readOnlyHint": True})
     assert made.annotations is not None and made.annotations.read_only_hint is True
+
+
+@pytest.mark.parametrize("name", ["abc\n", "abc\r\n", "a\nb", "\nabc", "abc\x00", "ab\u2028"])
+def test_g16_a_name_with_a_line_break_or_control_character_is_refused(name: str) -> None:
+    with pytest.raises(ToolDefinitionError, match="not valid"):
+        ToolDefinition(name=name, action_type=CounterAction)
+    with pytest.raises(ToolDefinitionError, match="not valid"):
+        tool(name=name)(lambda step: step)
+    assert not valid_tool_name(name)
+    assert valid_tool_name(name.strip("\n\r\x00\u2028").replace("\n", "_"))

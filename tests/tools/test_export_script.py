@@ -174,3 +174,17 @@ def test_export_tools_names_unknown_tools_and_writes_nothing_when_none_can_go(
     with pytest.raises(ExportError, match="twice: it is a lambda"):
         export_tools([export_fixtures.UNRECOVERABLE["twice"]], empty)
     assert not empty.exists()
+
+
+def test_g16_a_tool_whose_name_was_changed_to_hold_a_newline_is_not_written_out(
+    tmp_path: Path,
+) -> None:
+    module = _module(tmp_path, "renamed", "def trailing(x: int) -> int:\n    return x\n")
+    renamed = FunctionTool(module.trailing)
+    renamed.name = "trailing\n"  # past the constructor's check: export checks again
+    script = build_script([renamed, *export_fixtures.TOOLS[:1]])
+    assert [(item.name, item.reason) for item in script.skipped] == [
+        ("trailing\n", "its name 'trailing\\n' is not a valid tool name")
+    ]
+    assert script.exported == ["circle_area"]
+    assert "trailing\n" not in script.text and "'trailing\\n'" not in script.text

@@ -166,3 +166,11 @@ def test_yaml_dates_and_keys_become_json(tmp_path: Path) -> None:
     )
     [found] = read_document(path).operations
     assert found.input_schema["properties"]["day"]["default"] == "2024-01-02"
+
+
+def test_g16_an_x_agent_tool_name_or_operation_id_ending_in_a_newline_is_not_a_name() -> None:
+    found = operations_of(document({"a": op(name="evil\n"), "b\n": op()}))
+    assert [o.name for o in found.operations] == ["user_id_signed-up"]
+    assert [item.reason for item in found.skipped] == [
+        "x-agent-tool.name 'evil\\n' is not a valid tool name"
+    ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +19,13 @@ from workbench.errors import (
     ToolListError,
     ToolNotFoundError,
     UnknownServerError,
+    WorkbenchWarning,
 )
 from workbench.listeners import Listeners
 from workbench.names import LOCAL_SERVER, check_server_name
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import SearchIndex, SearchResults
-from workbench.tools.definition import ToolDefinition
+from workbench.tools.definition import ToolDefinition, has_control_characters
 from workbench.tools.schema import Observation
 
 if TYPE_CHECKING:
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
     from workbench.registry.semantic import SemanticIndex
 
 SUGGESTION_LIMIT = 5
+SHOWN_NAME = 60
+"""Characters of a refused tool name quoted in the warning."""
 
 Listener = Callable[[str], None]
 
@@ -234,12 +238,32 @@ def _not_callable(tool_id: str, arguments: dict[str, Any]) -> Observation:
 
 
 def _read_entries(server: str, tools: Iterable[object]) -> list[ToolEntry]:
-    """Read every tool before touching the registry, so a bad one changes nothing."""
+    """Read every tool before touching the registry, so a bad one changes nothing.
+
+    A tool whose name holds a control character (a line break among them) is left out
+    with a one-line warning and the rest of the listing kept: its id would be a server's
+    text that can end a line wherever an id is written (a cell, a log, a table)."""
     check_server_name(server)
-    entries = [ToolEntry.from_tool(server, tool) for tool in tools]
+    entries: list[ToolEntry] = []
+    for tool in tools:
+        entry = ToolEntry.from_tool(server, tool)
+        if has_control_characters(entry.name):
+            _warn_left_out(server, entry.name)
+        else:
+            entries.append(entry)
     seen: set[str] = set()
     for entry in entries:
         if entry.name in seen:
             raise ToolListError(f"Server {server!r} lists tool {entry.name!r} twice.")
         seen.add(entry.name)
     return entries
+
+
+def _warn_left_out(server: str, name: str) -> None:
+    shown = repr(name) if len(name) <= SHOWN_NAME else f"{name[:SHOWN_NAME]!r}..."
+    warnings.warn(
+        f"Server {server!r} lists a tool named {shown}, with a control character or line "
+        "break in its name: it is left out.",
+        WorkbenchWarning,
+        stacklevel=4,
+    )

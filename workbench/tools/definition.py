@@ -13,9 +13,10 @@ from __future__ import annotations
 import inspect
 import re
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 from pydantic import ValidationError
 from typing_extensions import Self
@@ -29,7 +30,31 @@ ObservationT = TypeVar("ObservationT", bound=Observation)
 ActionT_contra = TypeVar("ActionT_contra", bound=Action, contravariant=True)
 ObservationT_co = TypeVar("ObservationT_co", bound=Observation, covariant=True)
 
-TOOL_NAME = re.compile(r"^[A-Za-z0-9_\-.]{1,128}$")
+TOOL_NAME = re.compile(r"\A[A-Za-z0-9_\-.]{1,128}\Z")
+"""A notebook tool's name, matched whole: it ends at the end of the text, since ``$`` also
+matches before a final newline."""
+_CONTROL = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+def valid_tool_name(name: object) -> TypeGuard[str]:
+    """Whether ``name`` can name a notebook tool (``@tool``, ``%%tool``, workspaces, export)."""
+    return isinstance(name, str) and TOOL_NAME.fullmatch(name) is not None
+
+
+def check_tool_name(name: object) -> str:
+    """``name`` if it can name a notebook tool, else a one-line ToolDefinitionError."""
+    if not valid_tool_name(name):
+        raise ToolDefinitionError(
+            f"Tool name {name!r} is not valid: use 1-128 letters, digits, '_', '-' or '.'."
+        )
+    return name
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds a control character (a line break among them), a line or
+    paragraph separator or a lone surrogate: a name with one could end a line of code,
+    a log line or a table row wherever it is written."""
+    return any(unicodedata.category(char) in _CONTROL for char in text)
 
 
 class ToolExecutor(Protocol[ActionT_contra, ObservationT_co]):
@@ -73,11 +98,7 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         meta: dict[str, Any] | None = None,
         enabled: Callable[[], object] | None = None,
     ) -> None:
-        if not TOOL_NAME.match(name):
-            raise ToolDefinitionError(
-                f"Tool name {name!r} is not valid: use 1-128 letters, digits, '_', '-' or '.'."
-            )
-        self.name = name
+        self.name = check_tool_name(name)
         self.action_type = action_type
         self.executor = executor
         self.description = description

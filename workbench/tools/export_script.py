@@ -6,8 +6,9 @@ itself (each function's source and the helpers, classes and literals it reaches:
 and the serving half (``script_runtime.py``). The script runs as ``python FILE.py``
 (stdio) or ``python FILE.py --http [--port N]`` (127.0.0.1) with fastmcp installed.
 
-A tool whose code cannot be written out is skipped with the reason; the others are
-exported. ``write_script`` writes atomically and never replaces a file unless asked.
+A tool whose code cannot be written out, or whose name is no valid tool name, is skipped
+with the reason; the others are exported. ``write_script`` writes atomically and never
+replaces a file unless asked.
 Generating imports nothing of fastmcp: the script does, when it runs.
 """
 
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ExportError
-from workbench.tools.definition import ToolDefinition
+from workbench.tools.definition import ToolDefinition, valid_tool_name
 from workbench.tools.script_runtime import RUNTIME
 from workbench.tools.script_source import Pieces, Unrecoverable, recover
 
@@ -117,6 +118,8 @@ def listing(definition: ToolDefinition[Any, Any]) -> dict[str, Any]:
 
 
 def _pieces_of(definition: ToolDefinition[Any, Any]) -> tuple[str, Pieces]:
+    if not valid_tool_name(definition.name):  # renamed after its checked construction
+        raise Unrecoverable(f"its name {definition.name!r} is not a valid tool name")
     fn = getattr(definition, "fn", None)
     if fn is None:
         kind = type(definition).__name__

@@ -23,7 +23,7 @@ from pydantic_core import to_jsonable_python
 
 from workbench.errors import SchemaFallbackWarning, ToolDefinitionError
 from workbench.tools.annotations import ToolAnnotations
-from workbench.tools.definition import ToolDefinition, drop_generated_titles
+from workbench.tools.definition import ToolDefinition, check_tool_name, drop_generated_titles
 from workbench.tools.schema import (
     Action,
     AudioContent,
@@ -59,6 +59,7 @@ class FunctionTool(ToolDefinition[Action, Observation]):
         tool_name = name or getattr(fn, "__name__", "")
         if tool_name == "<lambda>" or not tool_name:
             raise ToolDefinitionError("A lambda has no usable name: pass name='...' to @tool.")
+        check_tool_name(tool_name)  # before the name reaches the Action model's class name
         doc = docstring_parser.parse(inspect.getdoc(fn) or "")
         hints = _type_hints(fn)
         self.fn = fn

@@ -23,7 +23,7 @@ from typing import Any
 import jsonschema_rs
 import yaml
 
-from workbench.tools.definition import TOOL_NAME
+from workbench.tools.definition import valid_tool_name
 from workbench.workspace.refs import RefError, bundle, follow, ref_name
 
 EXTENSION = "x-agent-tool"
@@ -141,10 +141,10 @@ def _channel(document: Any, operation: Mapping[str, Any]) -> tuple[str, Mapping[
 def _name(extension: Mapping[str, Any], key: str, channel: str) -> str:
     given = extension.get("name")
     if given is not None:
-        if isinstance(given, str) and TOOL_NAME.match(given):
+        if valid_tool_name(given):
             return given
         raise _Skip(f"{EXTENSION}.name {given!r} is not a valid tool name")
-    if TOOL_NAME.match(key):
+    if valid_tool_name(key):
         return key
     made = tool_name_of(channel) or tool_name_of(key)
     if not made:
