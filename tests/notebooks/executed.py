@@ -62,8 +62,15 @@ def by_cell(notebook: Any) -> dict[str, list[dict[str, Any]]]:
 
 
 def shown_by(outputs: list[dict[str, Any]]) -> str:
-    """The text of a cell's outputs (streams and text/plain), joined."""
-    return "\n".join(text_of(out) for out in outputs)
+    """The text of a cell's outputs (streams and text/plain), one after the other, a line
+    break between two only where the first does not end with one: a busy kernel may send one
+    cell's ``print`` lines as several stream outputs, and they must read the same as one."""
+    shown = ""
+    for out in outputs:
+        if shown and not shown.endswith("\n"):
+            shown += "\n"
+        shown += text_of(out)
+    return shown
 
 
 def documents(outputs: list[dict[str, Any]], mime: str) -> list[Any]:
