@@ -8,7 +8,8 @@ schema is the message payload, every ``$ref`` resolved within the document (``re
 A payload that is no valid JSON Schema (judged by jsonschema-rs' meta-schemas) becomes a
 permissive object and a note says so. A payload that is not an object (a string, say) is the
 tool's one ``payload`` argument. Pure functions: reading the file is ``read_document``'s only
-I/O.
+I/O, and it trusts nothing (``files.py``: regular files inside the workspace, 4 MiB at most;
+``bounded_yaml.py``: no alias bombs, no document inside itself).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import jsonschema_rs
 import yaml
 
 from workbench.tools.definition import valid_tool_name
+from workbench.workspace import bounded_yaml
+from workbench.workspace.files import MAX_YAML_BYTES, FileRefused, read_limited
 from workbench.workspace.refs import RefError, bundle, follow, ref_name
 
 EXTENSION = "x-agent-tool"
@@ -67,14 +70,21 @@ class EventDocument:
     skipped: tuple[SkippedOperation, ...]
 
 
-def read_document(path: Path) -> EventDocument:
-    """Read an AsyncAPI 3 YAML (or JSON) file; DocumentError for one that is not."""
+def read_document(path: Path, root: Path | None = None) -> EventDocument:
+    """Read an AsyncAPI 3 YAML (or JSON) file, a regular file inside ``root`` (default: its
+    own folder) of at most ``MAX_YAML_BYTES``; DocumentError for one that is not, or that is
+    refused (``files.py``, ``bounded_yaml.py``)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
+        data = read_limited(path, root or path.parent.resolve(), MAX_YAML_BYTES)
+        text = data.decode("utf-8-sig")
+    except FileRefused as error:
+        raise DocumentError(str(error)) from None
+    except UnicodeDecodeError as error:
         raise DocumentError(f"{path}: cannot be read ({error})") from None
     try:
-        document = yaml.safe_load(text)
+        document = bounded_yaml.load(text)
+    except bounded_yaml.YamlRefused as error:
+        raise DocumentError(f"{path}:{error.line}: {error.message}") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""

@@ -102,7 +102,7 @@ class Workspace:
     def __init__(self, root: Path, events: EventLog) -> None:
         self.root = root
         self.events = events
-        self.files = ToolFiles()
+        self.files = ToolFiles(root)
         self._owners: set[str] = set()
 
     def owner(self, relative: str) -> str:
@@ -152,7 +152,7 @@ class Workspace:
         for path in paths:
             source = _Source(self._relative(path))
             try:
-                document = read_document(path)
+                document = read_document(path, self.root)
             except DocumentError as error:
                 source.error = str(error)
                 sources.append(source)

@@ -23,6 +23,7 @@ from typing import Any
 
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import FunctionTool
+from workbench.workspace.files import MAX_PYTHON_BYTES, FileRefused, read_limited
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,12 @@ class ToolFile:
 
 
 class ToolFiles:
-    """Tool files by path, each run again only when its bytes change."""
+    """Tool files by path, each run again only when its bytes change. Only regular files
+    inside ``root`` (default: each file's own folder) of at most ``MAX_PYTHON_BYTES`` are
+    read (``files.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
         self._known: dict[Path, ToolFile] = {}
         self.runs = 0
         """How many times a file was run (a reload of unchanged files adds nothing)."""
@@ -47,9 +51,10 @@ class ToolFiles:
     def load(self, path: Path) -> ToolFile:
         """The file's tools, from memory when its bytes are the ones last run."""
         try:
-            source = path.read_bytes()
-        except OSError as error:
-            return ToolFile(path, "", error=f"{path}: cannot be read ({error.strerror})")
+            source = read_limited(path, self.root or path.parent.resolve(), MAX_PYTHON_BYTES)
+        except FileRefused as error:
+            self._known.pop(path, None)
+            return ToolFile(path, "", error=str(error))
         digest = hashlib.sha256(source).hexdigest()
         known = self._known.get(path)
         if known is not None and known.digest == digest:
