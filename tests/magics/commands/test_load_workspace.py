@@ -12,6 +12,7 @@ from IPython.core.error import UsageError
 
 from tests.magics.magic_output import bundles
 from workbench.kernel import KernelState
+from workbench.session import Workbench
 
 Mcp = Callable[[str], Any]
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "workspace"
@@ -55,3 +56,13 @@ def test_event_tools_called_from_the_magic_show_in_events(mcp: Mcp, space: Path)
 def test_load_workspace_of_no_workspace_is_a_usage_error(mcp: Mcp, tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="neither tools/ nor events/"):
         mcp(f"load-workspace {tmp_path}")
+
+
+def test_g11_the_help_says_loading_runs_the_tool_files_so_trust_matters(mcp: Mcp) -> None:
+    _, captured = mcp("help load-workspace")
+    said = " ".join(captured.stdout.split())
+    assert "runs its tools/*.py files as Python" in said
+    assert "load only workspaces you trust" in said
+    documented = " ".join((Workbench.load_workspace.__doc__ or "").split())
+    assert "runs its tools/*.py files as Python" in documented
+    assert "load only workspaces you trust" in documented

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 def load_workspace(state: KernelState, line: str) -> None:
     """Serve DIR/tools/*.py @tool functions and DIR/events/*.yaml AsyncAPI 3 operations
     marked x-agent-tool (enabled: true) as notebook tools; loading again replaces them.
-    Shows what loaded, and what was skipped or failed and why."""
+    Shows what loaded, and what was skipped or failed and why. Loading a workspace runs
+    its tools/*.py files as Python, top-level code included: load only workspaces you
+    trust."""
     args = parse_line(load_workspace, line)
     with warnings.catch_warnings():
         # The table's note column says it for each event tool concerned.
