@@ -16,7 +16,7 @@ class Sample(Displayable):
     def __init__(self, document: dict[str, Any] | None = None) -> None:
         self.document = document
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text("[bold]not markup[/bold] :smile:", style="red")
 
     def to_html(self) -> str:

@@ -42,7 +42,7 @@ class ActionView(Displayable):
             rows.append((str(name), shown, omitted))
         return rows
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text.assemble(("call ", "dim"), (self.tool_id, "bold cyan"))
         rows = self._rows()
         if not rows:

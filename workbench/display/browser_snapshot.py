@@ -21,6 +21,7 @@ from workbench.display.formatting import shorten
 from workbench.display.mime import BROWSER_MIME, JSON_VERSION
 from workbench.display.observation import ObservationView
 from workbench.display.tool_card import ToolCard
+from workbench.display.visible import visible
 
 RUN_HINT = "Saved snapshot of the tool browser: run the cell for the live widget."
 NOT_FINISHED = "The call had not finished when this snapshot was taken."
@@ -94,7 +95,7 @@ class BrowserSnapshot:
         if self.card is not None:
             parts.append(f"{self.card.entry.id} open")
         parts.append("run the cell for the live widget.")
-        return "; ".join(parts)
+        return visible("; ".join(parts))
 
     def to_html(self) -> str:
         """Static HTML with inline styles, every string escaped (``markup``)."""

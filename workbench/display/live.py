@@ -89,7 +89,7 @@ class ProgressView(Displayable):
             ended = f"{verb} {format_duration(self.elapsed)}"
         return " · ".join(part for part in (message, ended) if part)
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if self.empty:
             return
         head = Text()

@@ -12,6 +12,9 @@ from collections.abc import Callable, Container
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
+
+from workbench.display.visible import visible_segments
 
 OBSERVATION_MIME = "application/vnd.workbench.observation+json"
 """Action and Observation documents for front ends that render them (``kind`` tells which)."""
@@ -45,7 +48,7 @@ def render_plain(renderable: RenderableType, width: int = DISPLAY_WIDTH) -> str:
         emoji=False,
         legacy_windows=False,
     )
-    console.print(renderable)
+    console.print(renderable, crop=False)
     output = console.file.getvalue()  # type: ignore[attr-defined]
     return "\n".join(line.rstrip() for line in output.splitlines()).strip("\n")
 
@@ -57,8 +60,17 @@ class Displayable(ABC):
     json_mime: str = OBSERVATION_MIME
 
     @abstractmethod
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """Rich renderables, for terminals and ``text/plain``."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """``rich_parts`` rendered, with every control character a server's text may hold
+        made visible (``visible``): a terminal never obeys one (G5)."""
+        for part in self.rich_parts(console, options):
+            if isinstance(part, Segment):
+                yield from visible_segments([part])
+            else:
+                yield from visible_segments(console.render(part, options))
 
     @abstractmethod
     def to_html(self) -> str:

@@ -161,7 +161,7 @@ class ObservationView(BoundedView):
 
     # -- rich -------------------------------------------------------------------------------
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         header = Text()
         if self.tool_id:
             header.append(self.tool_id, style="bold cyan")

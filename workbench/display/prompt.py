@@ -96,7 +96,7 @@ class PromptView(BoundedView):
 
     # -- rich -------------------------------------------------------------------------------
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         header = Text(self.title, style="bold cyan")
         header.append(f"  {self._count()}", style="dim")
         duration = format_duration(self.result.duration)

@@ -101,7 +101,7 @@ class ServerDetail(Displayable):
         where = f" {self.everything} returns them all." if self.everything else ""
         return f"{self.omitted} earlier record{'' if self.omitted == 1 else 's'} not shown.{where}"
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text(f"Server {self.info.name}", style="bold")
         for name, value in self.facts:
             style = RICH_STYLE[status_tone(value)] if name == "status" else ""

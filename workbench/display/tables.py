@@ -5,12 +5,14 @@ Each table lists its rows once as ``Cell``s; the rich and HTML renderings are ge
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -69,6 +71,13 @@ class Note:
     tone: Tone = "muted"
 
 
+def whole_line(text: str, style: Style) -> Iterator[Segment]:
+    """``text`` as one line that rich neither wraps nor crops (``render_plain`` prints with
+    ``crop=False``); a notebook wraps it softly on screen."""
+    yield Segment(text, style)
+    yield Segment.line()
+
+
 class TableView(Displayable):
     """A titled table of cells with notes under it; subclasses only say what the rows are."""
 
@@ -81,20 +90,19 @@ class TableView(Displayable):
         self.rows = [tuple(row) for row in rows]
         self.notes = list(notes)
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # The title and notes are whole lines, never wrapped: what a person or a test reads in
+        # them ("5 tools loaded" after a long path) must not depend on the width.
+        yield from whole_line(self.title, Style(bold=True))
         if self.rows:
-            table = Table(
-                title=self.title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False
-            )
+            table = Table(box=box.SIMPLE_HEAD, show_edge=False)
             for index, name in enumerate(self.headers):
                 table.add_column(name, overflow="fold", min_width=self._whole_width(index))
             for row in self.rows:
                 table.add_row(*(_rich_cell(cell) for cell in row))
             yield table
-        else:
-            yield Text(self.title, style="bold")
         for note in self.notes:
-            yield Text(note.text, style=f"{RICH_STYLE[note.tone]} italic")
+            yield from whole_line(note.text, Style.parse(f"{RICH_STYLE[note.tone]} italic"))
 
     def _whole_width(self, index: int) -> int | None:
         """Monospace cells (ids, URIs) are read whole: their column is not squeezed below

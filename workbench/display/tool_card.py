@@ -40,7 +40,7 @@ class ToolCard(Displayable):
         title = self.entry.display_title
         return "" if title == self.entry.name else title
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+    def rich_parts(self, console: Console, options: ConsoleOptions) -> RenderResult:
         header = Text(self.entry.id, style="bold cyan")
         if self.subtitle:
             header.append(f"  {self.subtitle}", style="bold")
