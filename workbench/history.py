@@ -1,4 +1,5 @@
-"""The call history: every tool call made in this Workbench, from any path."""
+"""The call history: the tool calls made in this Workbench, from any path (the newest
+``History.limit`` of them, their results within ``History.budget``)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ BUDGET = 50_000_000
 """Characters of content the history keeps in full (texts, base64 data, structured content as
 JSON): a kernel that makes many large calls must not grow without end. Older calls beyond it
 keep a summary; the newest call is always whole."""
+LIMIT = 5_000
+"""Calls the history keeps: each costs a few kB even when its result is tiny, and a kernel
+served to an agent for hours makes many; older ones are dropped, oldest first."""
 SUMMARY_TEXT = 200
 """Characters of a trimmed call's text kept in its summary."""
 KERNEL, OUTSIDE = "kernel", "outside"
@@ -84,10 +88,13 @@ class ToolCall:
 class History:
     """Calls in the order they finished; safe to append from the bridge thread.
 
-    Results are kept whole up to ``budget`` characters of content (default ``BUDGET``); the
-    oldest beyond it become summaries (``ToolCall.trimmed``), the newest is always whole."""
+    The newest ``limit`` calls are kept (default ``LIMIT``); older ones are dropped, so keep
+    a call (or its ``id``) rather than its index. Results are kept whole up to ``budget``
+    characters of content (default ``BUDGET``); the oldest beyond it become summaries
+    (``ToolCall.trimmed``), the newest is always whole. ``clear()`` forgets every call."""
 
-    def __init__(self, *, budget: int = BUDGET) -> None:
+    def __init__(self, *, budget: int = BUDGET, limit: int = LIMIT) -> None:
+        self._limit = _checked_limit(limit)
         self._calls: list[ToolCall] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -107,6 +114,25 @@ class History:
         with self._lock:
             self._budget = characters
             self._trim()
+
+    @property
+    def limit(self) -> int:
+        """How many calls are kept (the newest); setting it drops the oldest at once."""
+        return self._limit
+
+    @limit.setter
+    def limit(self, calls: int) -> None:
+        with self._lock:
+            self._limit = _checked_limit(calls)
+            self._drop_oldest()
+
+    def clear(self) -> None:
+        """Forget every call (numbering goes on: a new call never takes an old one's id)."""
+        with self._lock:
+            self._calls.clear()
+            self._sizes.clear()
+            self._held = 0
+            self._oldest_whole = 0
 
     @property
     def held(self) -> int:
@@ -135,9 +161,20 @@ class History:
             self._calls.append(call)
             self._sizes[call.id] = size = content_size(observation)
             self._held += size
+            self._drop_oldest()
             self._trim()
         self._listeners.notify(call)
         return call
+
+    def _drop_oldest(self) -> None:
+        """Drop the calls beyond the limit, oldest first, and their content (lock held)."""
+        excess = len(self._calls) - self._limit
+        if excess <= 0:
+            return
+        for call in self._calls[:excess]:
+            self._held -= self._sizes.pop(call.id, 0)
+        del self._calls[:excess]
+        self._oldest_whole = max(0, self._oldest_whole - excess)
 
     def _trim(self) -> None:
         """Summarise the oldest whole results until the rest fit the budget (lock held)."""
@@ -187,6 +224,12 @@ class History:
 
     def __getitem__(self, index: int) -> ToolCall:
         return self._calls[index]
+
+
+def _checked_limit(calls: int) -> int:
+    if calls < 1:
+        raise ValueError(f"History.limit must be at least 1 (the newest call), not {calls}.")
+    return calls
 
 
 def content_size(observation: Observation) -> int:

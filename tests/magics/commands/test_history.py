@@ -25,3 +25,16 @@ def test_history_table_and_export(mcp: Mcp, state: KernelState, tmp_path: Path) 
     assert captured.stdout.startswith(f"Exported {len(state.workbench.history)} calls to ")
     exported = json.loads(target.read_text())
     assert exported[-1]["tool"] == "demo.add" and exported[-1]["arguments"] == {"a": 1, "b": 2}
+
+
+def test_g19_history_clear_forgets_the_calls_after_exporting_them(
+    mcp: Mcp, state: KernelState, tmp_path: Path
+) -> None:
+    mcp("call demo.add a=1 b=2")
+    target = tmp_path / "calls.json"
+    _, captured = mcp(f"history --export {target} --clear")
+    assert captured.stdout.splitlines()[-1] == "The history is cleared."
+    assert json.loads(target.read_text())[-1]["tool"] == "demo.add"
+    assert len(state.workbench.history) == 0
+    _, captured = mcp("history")
+    assert "No calls" in bundles(captured)[0]["text/plain"]
