@@ -288,7 +288,7 @@ class WorkbenchSemantic(WorkbenchRegistry):
     def __init__(self) -> None:
         super().__init__()
         if importlib.util.find_spec("wordllama") is None:
-            raise ImportError("wordllama is missing: pip install 'mcp-workbench[semantic]'")
+            raise ImportError("wordllama is missing: pip install 'jupyter-mcp-workbench[semantic]'")
         from workbench.registry.semantic import load_encoder
 
         rss = _rss_mb()

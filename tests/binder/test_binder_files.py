@@ -71,7 +71,7 @@ def test_requirements_install_the_project_and_pin_what_pyproject_allows() -> Non
     # pyproject.toml's ranges, as the installed project's metadata states them.
     allowed = {
         Requirement(r).name: Requirement(r)
-        for r in metadata("mcp-workbench").get_all("Requires-Dist", [])
+        for r in metadata("jupyter-mcp-workbench").get_all("Requires-Dist", [])
     }
     pins = requirements()
     assert set(pins) == {"jupyterlab", "notebook"}
@@ -82,7 +82,7 @@ def test_requirements_install_the_project_and_pin_what_pyproject_allows() -> Non
 
 def test_runtime_python_is_one_the_project_supports_and_the_suite_runs() -> None:
     version = runtime_python().removeprefix("python")
-    requires = metadata("mcp-workbench")["Requires-Python"]
+    requires = metadata("jupyter-mcp-workbench")["Requires-Python"]
     assert Requirement(f"python{requires}").specifier.contains(version)
     assert version == f"{sys.version_info.major}.{sys.version_info.minor}"
 

@@ -66,7 +66,7 @@ def test_the_image_has_the_extension_the_servers_and_the_lab_settings(image: Ima
     [extension] = [line for line in lines if "mcp-workbench" in line]
     assert "enabled" in extension and "OK" in extension, extension
     # Installed from the wheel into the environment, not linked to a source folder.
-    assert "(python, mcp-workbench)" in extension, extension
+    assert "(python, jupyter-mcp-workbench)" in extension, extension
 
     settings = image.env / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     project = ROOT / "jupyter" / "settings" / "overrides.json"

@@ -26,7 +26,7 @@ from workbench.registry.semantic import (
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("wordllama") is None,
-    reason="the semantic extra is not installed (pip install 'mcp-workbench[semantic]')",
+    reason="the semantic extra is not installed (pip install 'jupyter-mcp-workbench[semantic]')",
 )
 
 
@@ -258,7 +258,9 @@ def test_the_model_loads_and_embeds_without_network(no_network: list[object]) ->
 
 def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "wordllama", None)  # what `import wordllama` fails on
-    with pytest.raises(SemanticUnavailableError, match=r"pip install 'mcp-workbench\[semantic\]'"):
+    with pytest.raises(
+        SemanticUnavailableError, match=r"pip install 'jupyter-mcp-workbench\[semantic\]'"
+    ):
         Registry(semantic=True)
     with pytest.raises(WorkbenchError, match="semantic"):
         Registry().enable_semantic()

@@ -64,7 +64,7 @@ MODEL_NAME = "wordllama-l2_supercat_256"  # the vector file's name: a new model,
 MODEL_DIMENSIONS = 256
 _WEIGHTS = Path("weights") / "l2_supercat_256.safetensors"
 _TOKENIZER = Path("tokenizers") / "l2_supercat_tokenizer_config.json"
-_INSTALL_HINT = "pip install 'mcp-workbench[semantic]'"
+_INSTALL_HINT = "pip install 'jupyter-mcp-workbench[semantic]'"
 
 
 def embed_text(entry: ToolEntry) -> str:
