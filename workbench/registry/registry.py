@@ -55,8 +55,9 @@ class Registry:
             self.enable_semantic()
 
     def enable_semantic(self, index: SemanticIndex | None = None) -> SemanticIndex:
-        """Fuse embedding similarity into ``search`` (needs ``mcp-workbench[semantic]``; the
-        model loads on the first search). Returns the index, e.g. to ``prepare()`` it now."""
+        """Fuse embedding similarity into ``search`` (needs the ``semantic`` extra,
+        ``jupyter-mcp-workbench[semantic]``; the model loads on the first search). Returns the
+        index, e.g. to ``prepare()`` it now."""
         from workbench.registry.semantic import SemanticIndex
 
         if index is None and self._semantic is not None:
