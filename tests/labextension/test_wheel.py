@@ -40,11 +40,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+        # The build's own tools come from the lock, installed in this venv (as `make` does).
+        [
+            *(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"),
+            *("--quiet", "-w", str(out), str(ROOT)),
+        ],
         check=True,
         timeout=600,
     )
-    (built,) = out.glob("mcp_workbench-*.whl")
+    (built,) = out.glob("jupyter_mcp_workbench-*.whl")
     return built
 
 
@@ -78,7 +82,7 @@ def no_node_env(venv: Path) -> dict[str, str]:
 
 def test_the_wheel_holds_the_built_extension(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    data = f"mcp_workbench-{wheel.name.split('-')[1]}.data/data/{SHARED}"
+    data = f"jupyter_mcp_workbench-{wheel.name.split('-')[1]}.data/data/{SHARED}"
     assert f"{data}/package.json" in names
     assert f"{data}/install.json" in names
     assert f"{data}/static/style.js" in names

@@ -55,7 +55,7 @@ def offline_env() -> dict[str, str]:
 def test_the_wheelhouse_holds_the_project_and_the_servers(wheelhouse: Path) -> None:
     names = {p.name for p in wheelhouse.iterdir()}
     assert ".complete" in names
-    assert any(re.fullmatch(r"mcp_workbench-.+-py3-none-any\.whl", n) for n in names), names
+    assert any(re.fullmatch(r"jupyter_mcp_workbench-.+-py3-none-any\.whl", n) for n in names), names
     assert any(n.startswith("jupyterlab-") for n in names)
     assert any(n.startswith("mcp_server_time-") for n in names)
     assert f"server-everything-{pinned('EVERYTHING_VERSION')}.tar.gz" in names
@@ -88,6 +88,10 @@ def test_make_lab_installs_from_it_with_the_index_off(wheelhouse: Path, tmp_path
     assert re.search(r"mcp-workbench v\S+ enabled OK", listed), listed
     # Not the editable install's link to this checkout: the wheel's own prebuilt files.
     assert not (venv / "share/jupyter/labextensions/mcp-workbench").is_symlink()
+    # The release's smoke test (`make dist` runs it too): the extension listed, and in a real
+    # kernel `%load_ext workbench` and a demo call, all from the wheel in this clean venv.
+    smoke = run([str(venv / "bin/python"), str(ROOT / "scripts/smoke_test.py")], env=offline_env())
+    assert "demo.add answered 5" in smoke, smoke
 
     assert (servers / "venv/bin/mcp-server-time").is_file()
     everything = servers / "npm/node_modules/@modelcontextprotocol/server-everything"
