@@ -237,13 +237,13 @@ dist: $(VENV)/.installed-dev labextension
 
 # Python (ruff) and the extension's TypeScript (eslint, then tsc --noEmit).
 lint: $(VENV)/.installed-dev labextension
-	$(BIN)/ruff check workbench tests benchmarks
-	$(BIN)/ruff format --check workbench tests benchmarks
+	$(BIN)/ruff check workbench tests benchmarks scripts
+	$(BIN)/ruff format --check workbench tests benchmarks scripts
 	cd $(LABEXT) && $(JLPM) lint
 
 format: $(VENV)/.installed-dev
-	$(BIN)/ruff check --fix workbench tests benchmarks
-	$(BIN)/ruff format workbench tests benchmarks
+	$(BIN)/ruff check --fix workbench tests benchmarks scripts
+	$(BIN)/ruff format workbench tests benchmarks scripts
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
