@@ -197,3 +197,23 @@ def test_history_table_marks_resource_reads() -> None:
     assert '<span style="color:var(--jp-ui-font-color2, #808080);">read</span> ' in (
         table.to_html()
     )
+
+
+def test_a_title_and_notes_stay_whole_lines_however_long_the_path() -> None:
+    """A workspace in a deep folder: "5 tools loaded" stays on the title's line (the text/plain
+    of a report never wraps with the checkout's path length), and so does a long note."""
+    from types import SimpleNamespace
+
+    from workbench.display.workspace import WorkspaceTable
+
+    root = "/home/someone" + "/a-rather-deep-folder" * 8 + "/workspace"
+    rows = [
+        SimpleNamespace(status="loaded", kind="tool", name=f"t{i}", source="tools/t.py", note="")
+        for i in range(5)
+    ]
+    plain = WorkspaceTable(root, rows)._repr_mimebundle_()["text/plain"]
+    assert f"Workspace {root}: 5 tools loaded" in plain.splitlines()
+
+    empty = WorkspaceTable(root, [])._repr_mimebundle_()["text/plain"]
+    assert "Nothing to load: tools/*.py and events/*.yaml are empty." in empty.splitlines()
+    assert f"Workspace {root}: 0 tools loaded" in empty.splitlines()
