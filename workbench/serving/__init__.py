@@ -7,6 +7,8 @@
   ``tools/list_changed`` in both protocol eras);
 - ``relay``: one connection's tools served instead (``server=NAME``);
 - ``handle``: uvicorn on the bridge loop, and ``ServeHandle``;
+- ``guard``: connections bounded below the app (header deadline, a cap on those without
+  the token, running out of file descriptors said once);
 - ``clients``: ready-to-paste client configurations, the token a placeholder.
 """
 

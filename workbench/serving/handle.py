@@ -5,7 +5,9 @@ The server is uvicorn serving the FastMCP app as a task on the bridge loop, neve
 the kernel. Safe by default: bound to 127.0.0.1 (another address needs ``allow_remote``), a
 random bearer token (a missing or wrong one is HTTP 401 and nothing runs), Host and Origin
 checked against the bound address (DNS rebinding). The token is never printed: the handle
-shows it masked and gives it whole only as ``handle.token``.
+shows it masked and gives it whole only as ``handle.token``. Connections are bounded below
+the app (``guard``): a request's headers must come within seconds, and connections without
+the token are capped, so no local process can hold the kernel's file descriptors.
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ from workbench.serving.app import (
 )
 from workbench.serving.clients import client_configs
 from workbench.serving.gateway import ALSO, GATEWAY_MODES, ONLY, gateway_definitions
+from workbench.serving.guard import (
+    ConnectionGuard,
+    GuardedProtocol,
+    GuardedSocket,
+    quiet_accept_errors,
+)
 from workbench.serving.relay import ServerProvider
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
@@ -86,7 +94,7 @@ class ServeHandle:
         provider: NotebookProvider | ServerProvider,
         surface: Surface,
         known: Callable[[], Iterable[str]],
-        listening: socket.socket,
+        listening: GuardedSocket,
         token: str | None,
         token_shown: str | None,
     ) -> None:
@@ -111,8 +119,13 @@ class ServeHandle:
             host_origin_protection=True,
             allowed_hosts=["*"] if ipaddress.ip_address(host).is_unspecified else None,
         )
+        self.guard = ConnectionGuard(token, where=f"Serving at {self.url}")
+        """The connections' deadlines and caps, and what they closed (``guard.counts``)."""
+        listening.guard = self.guard
+        quiet_accept_errors()
         config = uvicorn.Config(
             self._app,
+            http=GuardedProtocol.bound(self.guard),
             log_config=None,
             log_level="warning",
             access_log=False,
@@ -369,10 +382,10 @@ def _token(token: str | None, auth: bool) -> tuple[str | None, str | None]:
     return value, (token if is_template(token) else MASK)
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _listen(host: str, port: int) -> GuardedSocket:
     """A socket bound to ``host:port`` (0: a free port), or a ServeError saying why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening = GuardedSocket(family, socket.SOCK_STREAM)
     try:
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listening.bind((host, port))
