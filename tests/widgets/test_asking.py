@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fastmcp import Context, FastMCP
+from mcp_types import ElicitRequest, ElicitRequestURLParams, InputRequiredResult
 
 from tests.widgets.form.form_screen import field_input, shown
 from workbench.features.asking import (
@@ -373,3 +375,61 @@ def test_a_late_answer_after_the_timeout_is_ignored() -> None:
     assert done.wait(5)
     panel.cancel()
     assert result == [ElicitationAnswer.decline()] and panel.summary == "timed out: declined"
+
+
+def url_asking_server(url: str) -> FastMCP:
+    """A FastMCP server whose tool asks the client to open ``url`` (URL-mode elicitation)."""
+    server = FastMCP("asks")
+
+    @server.tool
+    def open_page(ctx: Context) -> str | InputRequiredResult:
+        answer = (ctx.input_responses or {}).get("open")
+        if answer is None:
+            params = ElicitRequestURLParams(message="Open this", url=url, elicitation_id="e1")
+            return InputRequiredResult(input_requests={"open": ElicitRequest(params=params)})
+        return f"answered {answer.action}"
+
+    return server
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:window.__xss=1;alert('xss')",
+        "JavaScript:alert(1)",
+        "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+        "file:///etc/passwd",
+    ],
+)
+def test_g8_a_url_that_is_no_web_address_is_shown_not_linked(url: str) -> None:
+    wb = Workbench()
+    try:
+        asker = NotebookAsker(show=lambda widget: None)
+        wb.ask_people_with(asker)
+        wb.connect("asks", server=url_asking_server(url))
+        future = wb.submit("asks.open_page", {})
+        panel = asked(asker)
+        html = texts(panel.widget)
+        assert "<a" not in html and "href" not in html
+        assert url.split(":")[0] in html and "not a web address" in html
+        assert isinstance(panel, ElicitationPanel)
+        panel.decline_button.click()
+        assert outcome(future) == "answered decline"
+    finally:
+        wb.close()
+
+
+def test_g8_a_web_address_from_a_server_is_still_a_link() -> None:
+    wb = Workbench()
+    try:
+        asker = NotebookAsker(show=lambda widget: None)
+        wb.ask_people_with(asker)
+        wb.connect("asks", server=url_asking_server("https://example.test/sign-in?a=1&b=2"))
+        future = wb.submit("asks.open_page", {})
+        panel = asked(asker)
+        assert 'href="https://example.test/sign-in?a=1&amp;b=2"' in texts(panel.widget)
+        assert isinstance(panel, ElicitationPanel)
+        panel.accept_button.click()
+        assert outcome(future) == "answered accept"
+    finally:
+        wb.close()

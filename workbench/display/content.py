@@ -338,10 +338,16 @@ def html_part(part: Part) -> str:
     return markup.block(head + body)
 
 
+def is_web_address(uri: str) -> bool:
+    """Whether a server's URI may become a link: http(s) only (never ``javascript:`` or
+    ``data:``, which run or draw the server's code where the link is opened)."""
+    return uri.startswith(("https://", "http://"))
+
+
 def uri_html(uri: str) -> str:
     """A URI as code, and a link when it is a web address (never ``javascript:``)."""
     shown = markup.code(uri)
-    if uri.startswith(("https://", "http://")):
+    if is_web_address(uri):
         return f'<a href="{markup.esc(uri)}" target="_blank" rel="noopener noreferrer">{shown}</a>'
     return shown
 

@@ -11,6 +11,7 @@ sampling reply), ``wb-ask-message`` (what is wrong), ``wb-ask-summary`` (the lin
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -18,6 +19,7 @@ from typing import Any, Generic, TypeVar
 import ipywidgets as widgets
 
 from workbench.display import markup
+from workbench.display.content import is_web_address, uri_html
 from workbench.display.style import Tone
 from workbench.errors import FormError
 from workbench.features.asking import (
@@ -142,10 +144,7 @@ class UrlPanel(ElicitationPanel):
     def __init__(self, request: ElicitationRequest) -> None:
         Panel.__init__(self, _asks(request.server, request.tool, request.message))
         self.request = request
-        url = markup.esc(request.url or "")
-        link = widgets.HTML(
-            markup.block(f'Open <a href="{url}" target="_blank" rel="noopener">{url}</a>')
-        )
+        link = widgets.HTML(markup.block(_open_line(request.url or "")))
         self.accept_button = _button(
             "Done", "wb-ask-accept", self.accept, button_style="primary", icon="external-link"
         )
@@ -157,6 +156,19 @@ class UrlPanel(ElicitationPanel):
     def accept(self) -> None:
         answer = ElicitationAnswer.accept()
         self.finish(answer, answer_line(self.request, answer), "ok")
+
+
+def _open_line(url: str) -> str:
+    """The "Open" line: a link for a web address; any other URL (``javascript:``,
+    ``data:``) quoted, as text, with a note: a server's words never become a link that runs."""
+    if is_web_address(url):
+        return f"Open {uri_html(url)}"
+    quoted = markup.code(json.dumps(url, ensure_ascii=False))
+    note = markup.span(
+        "(not a web address, so not made a link: copy it only if you trust this server)",
+        tone="muted",
+    )
+    return f"Open {quoted} {note}"
 
 
 class SamplingPanel(Panel[SamplingReply | None]):
