@@ -63,9 +63,10 @@ def explain_connect_failure(
             "Pass a larger timeout if it is slow to start."
         ) + tail
     if spec.oauth is not None:
-        from workbench.mcp.oauth.doctor import oauth_reason
+        from workbench.mcp.oauth.doctor import damaged_cache, oauth_reason
 
-        why = oauth_reason(spec.url or "", spec.oauth, error_chain(error))
+        chain = error_chain(error)
+        why = damaged_cache(spec.name, chain) or oauth_reason(spec.url or "", spec.oauth, chain)
         if why:
             return f"{where}: {spec.redact(why)}"
         if http_status == 403:

@@ -3,6 +3,10 @@ and FastMCP really raise (wrapped as fastmcp wraps them), asked before HTTP stat
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+from typing import Any
+
 import pytest
 from mcp.client.auth.exceptions import OAuthFlowError, OAuthRegistrationError, OAuthTokenError
 
@@ -10,6 +14,7 @@ from workbench.mcp.failures import explain_connect_failure
 from workbench.mcp.oauth.doctor import oauth_reason, well_known_addresses
 from workbench.mcp.oauth.settings import OAuthSettings
 from workbench.mcp.oauth.signin import SignInRefused, SignInTimeout, SignInUnanswered
+from workbench.mcp.oauth.tokens import store_for
 from workbench.mcp.spec import server_spec
 
 URL = "http://127.0.0.1:9/mcp"
@@ -87,3 +92,26 @@ def test_a_server_without_oauth_keeps_its_http_explanation() -> None:
         spec, wrapped(OAuthRegistrationError("Registration failed: 404")), http_status=404
     )
     assert "HTTP 404" in message
+
+
+def test_g15_a_token_cache_that_cannot_be_read_says_to_log_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The error a real store raises for a cache file holding a token-like value cut short:
+    the hint names the way out, and the parser's words (which quote the file) stay out."""
+    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path))
+
+    async def put(store: Any) -> None:
+        await store.put(key="k", value={"access_token": SECRET}, collection="tokens")
+
+    async def get(store: Any) -> None:
+        await store.get(key="k", collection="tokens")
+
+    asyncio.run(put(store_for(URL, OAuthSettings())))
+    for path in (tmp_path / "oauth").rglob("*.json"):
+        path.write_text('{"value": {"access_token": "' + SECRET)
+    with pytest.raises(Exception, match="Failed to setup collection") as caught:
+        asyncio.run(get(store_for(URL, OAuthSettings())))
+    message = explain(caught.value)
+    assert "token cache is damaged" in message and SECRET not in message
+    assert "%mcp logout remote (or wb.logout('remote'))" in message and "\n" not in message

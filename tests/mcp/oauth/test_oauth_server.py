@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -270,3 +271,59 @@ def test_cancelling_aconnect_cancels_the_sign_in_and_frees_the_listener(url: str
         while _accepts(redirects[0]) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _accepts(redirects[0])
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(b"\xff\xfe\x00 not json at all")
+
+
+def _truncated(path: Path) -> None:
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+
+
+def _empty(path: Path) -> None:
+    path.write_text("")
+
+
+def _a_list(path: Path) -> None:
+    path.write_text("[1, 2, 3]")
+
+
+def _a_directory(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+def _unreadable(path: Path) -> None:
+    path.chmod(0)
+
+
+CORRUPTIONS = [_garbage, _truncated, _empty, _a_list, _a_directory, _unreadable]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("corrupt", CORRUPTIONS, ids=lambda corrupt: corrupt.__name__[1:])
+def test_g15_a_damaged_token_cache_says_to_log_out_and_logging_out_recovers(
+    url: str, data_dir: Path, corrupt: Callable[[Path], None]
+) -> None:
+    if corrupt is _unreadable and os.geteuid() == 0:
+        pytest.skip("root reads a file of mode 000: nothing is damaged")
+    with Workbench() as wb:
+        wb.on_sign_in(Person())
+        wb.connect("guarded", url=url, oauth=True)
+        planted = cached_tokens(data_dir)["access_token"]
+    for path in [path for path in (data_dir / "oauth").rglob("*") if path.is_file()]:
+        corrupt(path)
+    person = Person()
+    with Workbench() as wb:
+        wb.on_sign_in(person)
+        with pytest.raises(ConnectionFailedError) as caught:
+            wb.connect("guarded", url=url, oauth=True)
+        message = str(caught.value)
+        assert "\n" not in message and planted not in message
+        assert "token cache" in message
+        assert "%mcp logout guarded" in message and "wb.logout('guarded')" in message
+        assert wb.logout("guarded") is True
+        assert wb.reconnect("guarded").status == "connected"
+        assert len(person.seen) == 1  # signed in anew

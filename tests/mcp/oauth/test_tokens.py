@@ -4,6 +4,7 @@ logout, and cache=False keeping everything in memory."""
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +74,18 @@ def test_no_cache_keeps_tokens_in_memory_for_this_process_only(root: Path) -> No
     assert store_for(URL, settings) is store  # a reconnect does not ask again
     assert forget(URL) is True
     assert read(store_for(URL, settings)) is None
+
+
+def test_g15_every_folder_the_store_makes_is_0700(root: Path) -> None:
+    """The store's own collection folders too, not only the root and the server's folder
+    (under a common umask, 022, they came out 0755)."""
+    previous = os.umask(0o022)
+    try:
+        put_and_get(store_for(URL, OAuthSettings()), {"access_token": "A1"})
+    finally:
+        os.umask(previous)
+    folders = [root, *(path for path in root.rglob("*") if path.is_dir())]
+    assert len(folders) >= 4  # the root, the server, the client, the store's collection
+    assert {str(path.relative_to(root)): oct(path.stat().st_mode & 0o777) for path in folders} == {
+        str(path.relative_to(root)): "0o700" for path in folders
+    }

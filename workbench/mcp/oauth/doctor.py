@@ -63,6 +63,23 @@ def oauth_reason(url: str, settings: OAuthSettings, chain: Sequence[BaseExceptio
     return None
 
 
+def damaged_cache(name: str, chain: Sequence[BaseException]) -> str | None:
+    """The way out when the token cache cannot be read (garbage, cut short, a folder where
+    a file was, unreadable), or None. Logging out removes the cache whole; the parser's
+    words are left out, as they may quote what the files hold."""
+    for error in chain:
+        if type(error).__module__.startswith("key_value."):
+            cause = error
+            while cause.__cause__ is not None:
+                cause = cause.__cause__
+            return (
+                "its cached OAuth tokens cannot be read (the token cache is damaged or "
+                f"unreadable: {type(cause).__name__}). Forget them with %mcp logout {name} "
+                f"(or wb.logout({name!r})), then connect again to sign in anew."
+            )
+    return None
+
+
 def well_known_addresses(url: str) -> list[str]:
     """Where the SDK looks for the server's OAuth metadata (RFC 9728, then RFC 8414)."""
     parts = urlsplit(url)

@@ -2,9 +2,9 @@
 
 One folder per server URL under the cache root (``$WORKBENCH_DATA_DIR/oauth``, else
 ``$XDG_DATA_HOME/workbench/oauth``, else ``~/.local/share/workbench/oauth``), one store per
-client id inside it; the root and the folders are 0700 and the files 0600, so other users
-cannot read the tokens. ``cache=False`` keeps them in memory, for this process only.
-Logging out removes both.
+client id inside it; the root and every folder in it are 0700 (the store's own too:
+``private_store.py``) and the files 0600, so other users cannot read the tokens.
+``cache=False`` keeps them in memory, for this process only. Logging out removes both.
 """
 
 from __future__ import annotations
@@ -51,19 +51,11 @@ def store_for(url: str, settings: OAuthSettings, root: Path | None = None) -> An
 
         with _memory_lock:
             return _memory.setdefault((url.rstrip("/"), client), MemoryStore())
-    from key_value.aio.stores.filetree import (
-        FileTreeStore,
-        FileTreeV1CollectionSanitizationStrategy,
-        FileTreeV1KeySanitizationStrategy,
-    )
+    from workbench.mcp.oauth.private_store import PrivateFileTreeStore
 
     folder = server_folder(url, root) / client
     _private_folder(folder, root or cache_root())
-    return FileTreeStore(
-        data_directory=folder,
-        key_sanitization_strategy=FileTreeV1KeySanitizationStrategy(folder),
-        collection_sanitization_strategy=FileTreeV1CollectionSanitizationStrategy(folder),
-    )
+    return PrivateFileTreeStore(folder)
 
 
 def forget(url: str, root: Path | None = None) -> bool:
@@ -75,7 +67,9 @@ def forget(url: str, root: Path | None = None) -> bool:
         for k in dropped:
             del _memory[k]
     folder = server_folder(url, root)
-    found = folder.exists() and any(path.is_file() for path in folder.rglob("*"))
+    # The store names its files *.json: a damaged cache may hold a folder in a file's place.
+    entries = folder.rglob("*") if folder.exists() else iter(())
+    found = any(not path.is_dir() or path.suffix == ".json" for path in entries)
     if folder.exists():
         shutil.rmtree(folder)
     return found or bool(dropped)
