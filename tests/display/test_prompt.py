@@ -94,7 +94,7 @@ def test_images_resources_and_links_are_shown_inline() -> None:
     html = view.to_html()
     assert f'<img src="data:image/png;base64,{PNG}"' in html
     assert "demo://numbers/12" in html and "{\n  &quot;n&quot;: 12\n}" in html
-    assert f'<a download="archive.zip" href="data:application/zip;base64,{ZIP}"' in html
+    assert f'<a download="archive.zip" href="data:application/octet-stream;base64,{ZIP}"' in html
     assert "resource link" in html and "demo://guide" in html
     plain = view.to_plain()
     assert "[image · image/png · 12 B]" in plain

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -75,7 +76,7 @@ def test_a_read_shows_the_whole_text_up_to_the_text_limit_with_a_note_beyond() -
 def test_other_blobs_have_size_type_and_a_save_link() -> None:
     shown = view(read("demo://files/report.pdf?v=2", mimeType="application/pdf", blob=PDF))
     html_text = shown.to_html()
-    link = f'<a download="report.pdf" href="data:application/pdf;base64,{PDF}"'
+    link = f'<a download="report.pdf" href="data:application/octet-stream;base64,{PDF}"'
     assert link in html_text and ">Save</a>" in html_text
     assert "application/pdf · 13 B" in html_text
     plain = shown.to_plain()
@@ -130,3 +131,61 @@ def test_file_names_come_from_the_uri_and_are_safe() -> None:
     assert file_name('demo://x/"; import os; "', None) == "import_os"
     assert file_name("urn:isbn:123", None) == "resource"
     assert file_name("demo://dir/", "application/zip") == "dir.zip"
+
+
+# -- G14: a Save link downloads bytes, under a name the server cannot steer ------------------
+
+PAGE = b"<html xmlns='http://www.w3.org/1999/xhtml'><script>window.__xss=1</script></html>"
+
+
+def page_server() -> Any:
+    """A FastMCP server whose blob resources are pages: HTML and XHTML with a script."""
+    from fastmcp import FastMCP
+
+    server = FastMCP("pages")
+    for uri, mime in (
+        ("evil://a/payload.html", "application/xhtml+xml"),
+        ("evil://a/page", "text/html"),
+        ("evil://a/%2E%2E%2F%0A%1B.bashrc", "application/octet-stream"),
+    ):
+        server.resource(uri, mime_type=mime)(lambda: PAGE)
+    return server
+
+
+def save_links(page: str) -> list[tuple[str, str]]:
+    """(download name, href) of every Save link of a view's HTML."""
+    found = re.findall(r'<a download="([^"]*)" href="([^"]*)"', page)
+    return [(html.unescape(name), html.unescape(href)) for name, href in found]
+
+
+def test_g14_a_save_link_is_bytes_under_a_safe_name() -> None:
+    from workbench.session import Workbench
+
+    wb = Workbench()
+    try:
+        wb.connect("pages", server=page_server())
+        links = []
+        for uri in ("evil://a/payload.html", "evil://a/page", "evil://a/%2E%2E%2F%0A%1B.bashrc"):
+            observation = wb.read_resource(uri)
+            assert not observation.is_error, observation.error_message
+            links += save_links(view(observation).to_html())
+    finally:
+        wb.close()
+    assert [name for name, _ in links] == ["payload.html", "page.html", "bashrc.bin"]
+    for _, href in links:
+        assert href.startswith("data:application/octet-stream;base64,"), href[:40]
+        assert base64.b64decode(href.split(",", 1)[1]) == PAGE
+
+
+@pytest.mark.parametrize(
+    ("uri", "name"),
+    [
+        ("evil://a/..%2F..%2F.ssh%2Fauthorized_keys", "ssh_authorized_keys"),
+        ("evil://a/%0D%0A%00%1B%5B2J.profile", "2J.profile"),
+        ("evil://a/...", "resource"),
+        ("evil://a/" + "x" * 500 + ".bin", "x" * 100),
+        ("evil://a/C:%5CWindows%5Cwin.ini", "C_Windows_win.ini"),
+    ],
+)
+def test_file_names_have_no_separators_leading_dots_or_controls(uri: str, name: str) -> None:
+    assert file_name(uri, None) == name

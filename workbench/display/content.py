@@ -330,7 +330,7 @@ def html_part(part: Part) -> str:
         markup.span("resource", tone="muted"),
         uri_html(part.uri),
         markup.span(details, tone="muted") if details else "",
-        markup.download(save.name, save.mime, save.data) if save and save.data else "",
+        markup.download(save.name, save.data) if save and save.data else "",
     )
     body = html_part(part.body) if part.body else ""
     if save and not save.data:

@@ -123,9 +123,14 @@ def code(text: str) -> str:
     return f'<code style="{style}">{esc(text)}</code>'
 
 
-def download(name: str, mime: str, data: str) -> str:
+DOWNLOAD_MIME = "application/octet-stream"
+"""The type of every Save link: bytes to keep, never a page (``text/html``, SVG, XHTML) the
+browser might draw as the server wrote it (G14)."""
+
+
+def download(name: str, data: str) -> str:
     """A Save link whose target is the base64 ``data`` itself: it works in a saved notebook,
-    with no kernel."""
-    href = esc(f"data:{mime};base64,{data}")
+    with no kernel. ``name`` must be safe already (``saving.file_name``)."""
+    href = esc(f"data:{DOWNLOAD_MIME};base64,{data}")
     style = f"color:{CSS_COLOR['accent']};font-weight:600"
     return f'<a download="{esc(name)}" href="{href}" style="{style}">Save</a>'
