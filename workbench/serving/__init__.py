@@ -9,6 +9,7 @@
 - ``handle``: uvicorn on the bridge loop, and ``ServeHandle``;
 - ``guard``: connections bounded below the app (header deadline, a cap on those without
   the token, running out of file descriptors said once);
+- ``sessions``: handshake-era sessions end when idle, and are capped;
 - ``clients``: ready-to-paste client configurations, the token a placeholder.
 """
 

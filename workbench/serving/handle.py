@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypedDict
 
 import uvicorn
+from starlette.middleware import Middleware
 
 from workbench.config import expand
 from workbench.errors import ConfigError, ServeError, ServeWarning
@@ -47,6 +48,8 @@ from workbench.serving.guard import (
     quiet_accept_errors,
 )
 from workbench.serving.relay import ServerProvider
+from workbench.serving.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionCap
+from workbench.serving.sessions import check as check_sessions
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
 
@@ -82,6 +85,8 @@ class ServeOptions(TypedDict, total=False):
     instructions: str | None
     gateway: bool | str | None
     server: str | None
+    session_idle_timeout: float
+    max_sessions: int
 
 
 class ServeHandle:
@@ -97,6 +102,8 @@ class ServeHandle:
         listening: GuardedSocket,
         token: str | None,
         token_shown: str | None,
+        session_idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+        max_sessions: int = DEFAULT_MAX_SESSIONS,
     ) -> None:
         self._bridge = bridge
         self._server = server
@@ -114,13 +121,21 @@ class ServeHandle:
         self.port: int = port
         shown_host = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown_host}:{port}{PATH}"
-        self._app = server.http_app(
-            path=PATH,
-            host_origin_protection=True,
-            allowed_hosts=["*"] if ipaddress.ip_address(host).is_unspecified else None,
-        )
         self.guard = ConnectionGuard(token, where=f"Serving at {self.url}")
         """The connections' deadlines and caps, and what they closed (``guard.counts``)."""
+        cap = Middleware(
+            SessionCap,
+            limit=max_sessions,
+            sessions=self._sessions,
+            authorised=self.guard.authorised,
+        )
+        self._app = server.http_app(
+            path=PATH,
+            middleware=[cap],
+            host_origin_protection=True,
+            allowed_hosts=["*"] if ipaddress.ip_address(host).is_unspecified else None,
+            session_idle_timeout=session_idle_timeout,
+        )
         listening.guard = self.guard
         quiet_accept_errors()
         config = uvicorn.Config(
@@ -201,8 +216,13 @@ class ServeHandle:
 
     def _session_ids(self) -> list[str]:
         """The handshake-era sessions open now (the session manager's own table)."""
+        return list(self._sessions())
+
+    def _sessions(self) -> dict[str, Any]:
+        """The session manager's own table of handshake-era sessions: id -> transport."""
         manager = _session_manager(self._app)
-        return list(getattr(manager, "_server_instances", None) or {})
+        found: dict[str, Any] = getattr(manager, "_server_instances", None) or {}
+        return found
 
     def _follow(self, subscribe: Callable[[Callable[[str], None]], Callable[[], None]]) -> None:
         """Announce every change of the served server's tools in the registry."""
@@ -234,8 +254,7 @@ class ServeHandle:
         # End the streams clients hold open first (2026-07-28 listen streams, handshake-era
         # sessions), or uvicorn waits for them until its graceful timeout.
         self._server.announcer.listen.close()
-        manager = _session_manager(self._app)
-        for transport in list((getattr(manager, "_server_instances", None) or {}).values()):
+        for transport in list(self._sessions().values()):
             with contextlib.suppress(Exception):  # one already gone
                 await transport.terminate()
         await asyncio.sleep(0)  # let the listen handlers send their last frame
@@ -270,6 +289,8 @@ def serve(
     gateway: bool | str | None = None,
     proxy: Callable[[], ToolProxy] | None = None,
     server: str | None = None,
+    session_idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    max_sessions: int = DEFAULT_MAX_SESSIONS,
 ) -> ServeHandle:
     """Start serving the notebook's tools (or connection ``server``'s); the handle controls
     it. ``replacing`` is stopped once the options are checked, before the port is bound.
@@ -283,7 +304,10 @@ def serve(
     notebook tools; ``"only"``: the pair alone; ``proxy`` makes it), ``server`` (serve that
     connection's tools as the registry knows them, each call through ``call``; ``check``
     raises UnknownServerError for a name neither connected nor in ``registry``; ``notebook``
-    is the default; not with ``gateway``, which already reaches every server).
+    is the default; not with ``gateway``, which already reaches every server),
+    ``session_idle_timeout`` (seconds a handshake-era session may stay idle before it ends;
+    30 min) and ``max_sessions`` (sessions open at once; past it the one idle the longest
+    ends, and when all are busy a new one is refused with 503; 1,000).
     """
     if not is_loopback(host) and not allow_remote:
         raise ServeError(
@@ -294,6 +318,10 @@ def serve(
     secret, shown = _token(token, auth)
     if isinstance(page_size, bool) or page_size < 1:
         raise ServeError(f"page_size must be a positive whole number, got {page_size!r}.")
+    try:
+        check_sessions(session_idle_timeout, max_sessions)
+    except ValueError as error:
+        raise ServeError(str(error)) from None
     mode = ALSO if gateway is True else (gateway or None)
     if mode is not None and mode not in GATEWAY_MODES:
         raise ServeError(f"gateway is {ALSO!r} or {ONLY!r} (or True), not {gateway!r}.")
@@ -331,7 +359,16 @@ def serve(
     if replacing is not None:
         replacing.stop()  # every option is checked: the new surface takes its place
     handle = ServeHandle(
-        bridge, served, provider, surface, known, _listen(host, port), secret, shown
+        bridge,
+        served,
+        provider,
+        surface,
+        known,
+        _listen(host, port),
+        secret,
+        shown,
+        session_idle_timeout=session_idle_timeout,
+        max_sessions=max_sessions,
     )
     bridge.submit(handle._serve())
     try:
