@@ -9,6 +9,7 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
+from tests.schema_bait import running_bait
 from workbench.workspace.asyncapi import (
     PERMISSIVE,
     DocumentError,
@@ -174,3 +175,14 @@ def test_g16_an_x_agent_tool_name_or_operation_id_ending_in_a_newline_is_not_a_n
     assert [item.reason for item in found.skipped] == [
         "x-agent-tool.name 'evil\\n' is not a valid tool name"
     ]
+
+
+def test_g2_an_unknown_payload_meta_schema_is_never_fetched() -> None:
+    with running_bait() as bait:
+        doc = document({"a": op()})
+        payload = {"$schema": bait.url, "type": "object"}
+        doc["channels"]["signup"]["messages"]["m"]["payload"] = payload
+        [found] = operations_of(doc).operations
+        assert bait.requests == []
+    assert found.input_schema == PERMISSIVE
+    assert f"external $schema '{bait.url}' is not followed" in found.note

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-import jsonschema_rs
 from pydantic import BaseModel, ConfigDict, create_model
 
+from workbench import json_pointer
 from workbench.errors import InvalidArgumentsError, ToolListError, WorkbenchWarning
-from workbench.registry.problems import FORMATS, Problem, problems_of
+from workbench.registry.problems import FORMATS, ROOT, Problem, problems_of
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.schema import Action
@@ -44,6 +44,7 @@ class ToolEntry:
     tags: tuple[str, ...] = ()
     meta: dict[str, Any] | None = None
     definition: ToolDefinition[Any, Any] | None = None
+    _refused: Problem | None = field(default=None, init=False, repr=False)
 
     @property
     def id(self) -> str:
@@ -95,11 +96,18 @@ class ToolEntry:
 
     @cached_property
     def validator(self) -> Any:
-        """The JSON Schema validator of the arguments, or None if the schema is unusable."""
+        """The JSON Schema validator of the arguments, or None if the schema is unusable.
+
+        Only references inside the schema are followed: one to a URL or a file is never
+        fetched (MCP forbids network references) and every call is refused naming it
+        (``_refused``), since the schema cannot judge the arguments without it."""
         try:
-            return jsonschema_rs.validator_for(
+            return json_pointer.validator_for(
                 self.input_schema, validate_formats=True, formats=FORMATS
             )
+        except json_pointer.ExternalRefError as error:
+            self._refused = Problem(ROOT, str(error))
+            return None
         except Exception as error:
             warnings.warn(
                 f"{self.id}: its input schema cannot be used for validation ({error}); "
@@ -122,7 +130,7 @@ class ToolEntry:
         """Every way the arguments break the input schema, as ``(field, why)`` pairs whose
         ``why`` is a sentence for people (``problems.py``)."""
         if self.validator is None:
-            return []
+            return [] if self._refused is None else [self._refused]
         return problems_of(self.validator.iter_errors(dict(arguments)))
 
     def action_from_arguments(self, arguments: Mapping[str, Any] | None) -> Action:

@@ -24,6 +24,7 @@ from typing import Any
 import jsonschema_rs
 import yaml
 
+from workbench import json_pointer
 from workbench.tools.definition import valid_tool_name
 from workbench.workspace import bounded_yaml
 from workbench.workspace.files import MAX_YAML_BYTES, FileRefused, read_limited
@@ -229,7 +230,18 @@ def _input_schema(
 
 
 def schema_problem(schema: Any) -> str:
-    """Why ``schema`` is no valid JSON Schema (its meta-schema's verdict), or ''."""
+    """Why ``schema`` is no valid JSON Schema (its meta-schema's verdict), or ''.
+
+    A ``$schema`` jsonschema-rs does not know is refused first: ``meta.validate`` would
+    fetch it (G2)."""
+    meta = schema.get("$schema") if isinstance(schema, Mapping) else None
+    if isinstance(meta, str):
+        try:
+            json_pointer.validator_for({"$schema": meta})
+        except json_pointer.ExternalRefError as error:
+            return str(error)
+        except Exception:  # meta.validate, below, says what is wrong
+            pass
     try:
         jsonschema_rs.meta.validate(schema)
     except jsonschema_rs.ValidationError as error:

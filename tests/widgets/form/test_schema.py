@@ -105,7 +105,8 @@ def test_a_recursive_ref_stops_at_the_depth_limit_with_a_json_field() -> None:
         ({"type": "object", "properties": {"a": {"type": "string"}}, "not": {}}, "uses not"),
         ({"type": "object", "patternProperties": {"^x": {}}}, "uses patternProperties"),
         ({"type": "object", "properties": {"a": {"$ref": "#/$defs/Nowhere"}}}, "points nowhere"),
-        ({"type": "object", "properties": {"a": {"$ref": "https://x/y.json"}}}, "unsupported"),
+        ({"type": "object", "properties": {"a": {"$ref": "https://x/y.json"}}}, "not followed"),
+        ({"type": "object", "properties": {"a": {"$ref": 5}}}, "unsupported $ref 5"),
         ({"type": "object", "properties": {"a": {"type": "widget"}}}, "type 'widget'"),
         ({"type": "object", "properties": {"a": {"properties": 5}}}, "properties is not"),
         ({"type": "object", "properties": {"a": {"type": "object"}}}, "free-form object"),
@@ -181,3 +182,12 @@ def test_every_demo_tool_schema_gives_a_form(capsys: pytest.CaptureFixture[str])
         complete = sum(not paths for paths in fallbacks.values())
         print(f"\ndemo server: {complete} of {len(schemas)} tool forms complete; {fallbacks}")
     assert all(not paths for paths in fallbacks.values()), fallbacks
+
+
+def test_g2_the_form_names_an_external_ref_it_does_not_follow() -> None:
+    ref = "file:///etc/passwd"
+    form = build_form({"type": "object", "properties": {"a": {"$ref": ref}}})
+    (fallback,) = [field for field in form.walk() if isinstance(field, JsonField)]
+    assert fallback.reason == (
+        f"external $ref {ref!r} is not followed (MCP forbids network references)"
+    )

@@ -47,8 +47,10 @@ def resolve(root: Any, schema: Any, refs: tuple[str, ...]) -> tuple[Any, tuple[s
     target. ``refs`` are the references already followed on this path."""
     while isinstance(schema, Mapping) and "$ref" in schema:
         ref = schema["$ref"]
-        if not isinstance(ref, str) or not ref.startswith("#"):
+        if not isinstance(ref, str):
             raise Unusable(f"unsupported $ref {ref!r}")
+        if not ref.startswith("#"):
+            raise Unusable(json_pointer.not_followed(ref))  # never fetched nor read
         if refs.count(ref) >= MAX_REF_REPEAT or len(refs) >= MAX_DEPTH:
             raise Unusable(f"recursive $ref {ref!r}")
         target = _pointer(root, ref)
