@@ -11,15 +11,23 @@ Every value is written so that ``%mcp call``'s parser (``magics/parsing.py``: sh
 words, JSON where it parses, text otherwise) reads back exactly the value meant: a text
 that would parse as JSON (``"5"``) is written as a JSON string, and quotes are added only
 where the word needs them.
+
+A server's words are data: the cell is comment lines, then the one ``%mcp call`` line, and
+nothing a server wrote can end a line early or leave the magic's arguments
+(``cell_words.py``). A parameter name no ``key=value`` word can carry makes the arguments
+one JSON object; a tool id no call line can name is a one-line WorkbenchError. The schema is
+read totally: what is not the shape JSON Schema gives a keyword (an ``allOf`` that is no
+list, ``properties`` that are no object) is ignored, and ``$ref`` and ``allOf`` loops stop.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from workbench.json_pointer import resolve
+from workbench.lab import cell_words
+from workbench.lab.cell_words import comment, word
 
 if TYPE_CHECKING:
     from workbench.registry import ToolEntry
@@ -37,112 +45,125 @@ FORMAT_EXAMPLES = {
 }
 COMMENT = 100
 """Characters of the description's first line in the comment above the call."""
+ALL_OF_PARTS = 64
+"""``allOf`` parts merged into one schema at most, nested ones included: a loop or a fan-out
+of references stops there."""
+PADDING = 1000
+"""Characters a ``minLength`` pads a blank with at most."""
+
+__all__ = ["browse_cell", "call_cell", "word"]
 
 
 def call_cell(entry: ToolEntry) -> str:
     """The cell: a comment naming the tool, optional arguments, then the call line."""
     schema = entry.input_schema
     properties = _properties(schema, schema)
-    required = [name for name in _required(schema, schema) if name in properties]
-    words = [f"%mcp call {entry.id}"]
-    for name in required:
-        words.append(f"{name}={word(_value(properties[name], schema, name, 0))}")
+    required = [name for name in dict.fromkeys(_required(schema, schema)) if name in properties]
+    values = {name: _value(properties[name], schema, name, 0) for name in required}
+    call = " ".join(["%mcp call", cell_words.tool_word(entry.id), *cell_words.arguments(values)])
     lines = []
-    summary = " ".join(entry.description.split())
+    summary = comment(entry.description)
     if summary:
         cut = summary if len(summary) <= COMMENT else summary[: COMMENT - 1] + "…"
-        lines.append(f"# {entry.id}: {cut}")
-    optional = [
-        f"{name}={word(_optional_value(properties[name], schema, name))}"
-        for name in properties
-        if name not in required
-    ]
+        lines.append(f"# {comment(entry.id)}: {cut}")
+    optional = []
+    for name in properties:
+        if name not in values:
+            value = _optional_value(properties[name], schema, name)
+            optional.append(cell_words.pair(name, value) or cell_words.json_object({name: value}))
     if optional:
-        lines.append("# optional: " + " ".join(optional))
-    lines.append(" ".join(words))
+        lines.append(cell_words.line_safe("# optional: " + " ".join(optional)))
+    lines.append(call)
     return "\n".join(lines)
 
 
 def browse_cell(entry: ToolEntry) -> str:
-    """A cell that opens the tool browser on this tool's server, searching its name."""
-    return f"%mcp browse --server {entry.server} {word(entry.name)}"
+    """A cell that opens the tool browser on this tool's server, searching its name's words
+    (a leading ``-`` dropped: argparse would take the word for an option)."""
+    server = cell_words.quoted(comment(entry.server), first=True)
+    query = comment(entry.name).lstrip("- ")
+    words = [
+        "%mcp browse",
+        f"--server={server}" if server.startswith("-") else f"--server {server}",
+    ]
+    return " ".join([*words, cell_words.quoted(query, first=True)] if query else words)
 
 
-def word(value: Any) -> str:
-    """``value`` as one word of a ``%mcp call`` line that the parser reads back as it."""
-    if isinstance(value, str):
-        text = value if _reads_as_text(value) else json.dumps(value, ensure_ascii=False)
-    else:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _quoted(text)
+def _deref(node: Any, root: Any) -> Mapping[str, Any]:
+    """``node`` with its ``$ref`` followed and its ``allOf`` parts merged in; ``{}`` for what
+    is no schema. Never raises: odd shapes are ignored, loops and fan-outs bounded."""
+    return _expand(node, root, (), [ALL_OF_PARTS])
 
 
-def _reads_as_text(value: str) -> bool:
-    """Whether the parser keeps ``value`` as text (it reads JSON first)."""
-    if value == "":
-        return True
-    try:
-        json.loads(value)
-    except ValueError:
-        return True
-    return False
-
-
-def _quoted(text: str) -> str:
-    if text and not any(char.isspace() or char in "'\"\\" for char in text):
-        return text
-    if "'" not in text:
-        return f"'{text}'"  # no escapes inside single quotes
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
-
-
-def _deref(node: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
+def _follow(node: Any, root: Any) -> Any:
     for _ in range(DEPTH * 4):
         if not isinstance(node, Mapping):
-            return {}
+            return None
         ref = node.get("$ref")
         if not isinstance(ref, str):
             break
         try:
             node = resolve(root, ref)
-        except LookupError:
-            return {}
+        except (LookupError, ValueError):  # ValueError: an index like "²"
+            return None
+    return node
+
+
+def _expand(
+    node: Any, root: Any, open_parts: tuple[int, ...], budget: list[int]
+) -> Mapping[str, Any]:
+    """``_deref`` for one node; ``open_parts`` are the schemas whose ``allOf`` is being
+    merged (a part that comes back to one is taken as it is), ``budget`` the parts left."""
+    node = _follow(node, root)
     if not isinstance(node, Mapping):
         return {}
+    parts = node.get("allOf")
+    if not isinstance(parts, list) or id(node) in open_parts:
+        return node
     merged = dict(node)
-    for part in node.get("allOf") or ():
-        resolved = _deref(part, root)
-        for key, value in resolved.items():
-            if key == "properties":
-                merged["properties"] = {**value, **(merged.get("properties") or {})}
-            elif key == "required":
-                merged["required"] = [*(merged.get("required") or []), *value]
-            else:
-                merged.setdefault(key, value)
+    for part in parts:
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
+        _merge(merged, _expand(part, root, (*open_parts, id(node)), budget))
     return merged
 
 
-def _properties(schema: Any, root: Mapping[str, Any]) -> dict[str, Any]:
+def _merge(merged: dict[str, Any], part: Mapping[str, Any]) -> None:
+    """One ``allOf`` part into the schema: properties and required lists join, the schema's
+    own keywords win; a keyword of the wrong shape is left out."""
+    for key, value in part.items():
+        own = merged.get(key)
+        if key == "properties":
+            if isinstance(value, Mapping):
+                merged[key] = {**value, **(own if isinstance(own, Mapping) else {})}
+        elif key == "required":
+            if isinstance(value, list):
+                merged[key] = [*(own if isinstance(own, list) else []), *value]
+        else:
+            merged.setdefault(key, value)
+
+
+def _properties(schema: Any, root: Any) -> dict[str, Any]:
     properties = _deref(schema, root).get("properties")
     return dict(properties) if isinstance(properties, Mapping) else {}
 
 
-def _required(schema: Any, root: Mapping[str, Any]) -> list[str]:
+def _required(schema: Any, root: Any) -> list[str]:
     required = _deref(schema, root).get("required")
     if not isinstance(required, list):
         return []
     return [name for name in required if isinstance(name, str)]
 
 
-def _optional_value(node: Any, root: Mapping[str, Any], name: str) -> Any:
+def _optional_value(node: Any, root: Any, name: str) -> Any:
     schema = _deref(node, root)
     if "default" in schema:
         return schema["default"]
     return _value(schema, root, name, 0)
 
 
-def _branch(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
+def _branch(schema: Mapping[str, Any], root: Any) -> Mapping[str, Any]:
     """A nullable or a choice: the first branch that is not ``null``."""
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
@@ -166,7 +187,7 @@ def _type(schema: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _value(node: Any, root: Mapping[str, Any], name: str, depth: int) -> Any:
+def _value(node: Any, root: Any, name: str, depth: int) -> Any:
     """A value of ``node``'s schema that runs, or reads as a blank to fill."""
     schema = _branch(_deref(node, root), root)
     for key in ("default", "const"):
@@ -201,20 +222,30 @@ def _value(node: Any, root: Mapping[str, Any], name: str, depth: int) -> Any:
 
 
 def _number(schema: Mapping[str, Any], integer: bool) -> int | float:
-    low = schema.get("minimum")
-    above = schema.get("exclusiveMinimum")
-    if isinstance(above, bool):  # draft 4: a flag on minimum
-        above = low if above else None
+    low, above, high = (
+        _bound(schema.get(key)) for key in ("minimum", "exclusiveMinimum", "maximum")
+    )
+    if isinstance(schema.get("exclusiveMinimum"), bool):  # draft 4: a flag on minimum
+        above = low if schema["exclusiveMinimum"] else None
         low = None if above is not None else low
-    value: float = 0
-    if isinstance(low, (int, float)):
+    value: int | float = 0
+    if low is not None:
         value = max(value, low) if low <= 0 else low
-    if isinstance(above, (int, float)) and value <= above:
+    if above is not None and value <= above:
         value = above + 1 if integer else above + 0.5
-    high = schema.get("maximum")
-    if isinstance(high, (int, float)) and value > high:
+    if high is not None and value > high:
         value = high
-    return int(value) if integer or float(value).is_integer() else value
+    if integer or (isinstance(value, float) and value.is_integer()):
+        try:
+            return int(value)
+        except (OverflowError, ValueError):  # 1e999 reads as infinity
+            return 0
+    return value
+
+
+def _bound(value: Any) -> int | float | None:
+    """A numeric keyword's value, or None when it is no number (``true`` is none)."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _text(schema: Mapping[str, Any], name: str) -> str:
@@ -225,5 +256,5 @@ def _text(schema: Mapping[str, Any], name: str) -> str:
         text = text[: max(high, 0)]
     low = schema.get("minLength")
     if isinstance(low, int) and len(text) < low:
-        text = text + "_" * (low - len(text))
+        text = text + "_" * min(low - len(text), PADDING)
     return text
