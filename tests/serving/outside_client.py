@@ -9,6 +9,7 @@ from stdin:
 - ``describe``: every tool as listed (name, description, schemas, annotations), by name;
 - ``pages``: the size of each page and whether a cursor came with it, walking ``nextCursor``;
 - ``cursor TEXT``: ``tools/list`` with that cursor; the error code it got, if any;
+- ``cursor_of_first_page``: the ``nextCursor`` of the first ``tools/list`` page;
 - ``call NAME JSON``: the result's error flag, text and structured content;
 - ``wait_changed SECONDS``: whether a ``tools/list_changed`` arrived since the last one seen;
 - ``quit``.
@@ -56,6 +57,8 @@ async def answer(client: Client[Any], changes: Changes, line: str) -> dict[str, 
             cursor = page.next_cursor
             if cursor is None:
                 return {"sizes": sizes, "names": names}
+    if command == "cursor_of_first_page":
+        return {"cursor": (await client.list_tools_mcp()).next_cursor}
     if command == "cursor":
         try:
             page = await client.list_tools_mcp(cursor=rest)

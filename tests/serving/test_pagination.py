@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import json
 
+import pytest
+
 from tests.serving.conftest import Outside
 from workbench.serving.cursor import CursorError, Pages
 from workbench.session import Workbench
@@ -45,6 +47,32 @@ def test_malformed_and_foreign_cursors_are_invalid_params(
         answer = client.ask(f"cursor {cursor}")
         assert answer.get("code") == INVALID_PARAMS, (cursor, answer)
     assert client.ask("pages")["sizes"] == [2, 2, 1]
+
+
+@pytest.mark.integration
+def test_g12_a_non_ascii_seal_is_invalid_params_like_every_forged_cursor(
+    wb: Workbench, outside: type[Outside]
+) -> None:
+    many_tools(wb, 5)
+    handle = wb.serve(page_size=2)
+    client = outside(handle.url, handle.token)
+    first_page_cursor = client.ask("cursor_of_first_page")["cursor"]
+    body = first_page_cursor.partition(".")[0]
+    for cursor in (f"{body}.é", f"{body}.\u00e9" + "0" * 31, "é.é", f"{body}.\U0001f600"):
+        answer = client.ask(f"cursor {cursor}")
+        assert answer.get("code") == INVALID_PARAMS, (cursor, answer)
+        assert "was not made by this server" in answer["message"], answer
+
+
+def test_g12_pages_refuse_a_non_ascii_seal_with_a_cursor_error() -> None:
+    pages = Pages(3)
+    body = pages.cursor(3).partition(".")[0]
+    for cursor in (f"{body}.é", "é.é", f"{body}.\ud800", "\ud800.x"):
+        try:
+            pages.offset(cursor)
+        except CursorError:
+            continue
+        raise AssertionError(f"{cursor!r} was taken")
 
 
 def test_pages_are_sealed_by_their_own_key() -> None:

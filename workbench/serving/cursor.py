@@ -44,7 +44,10 @@ class Pages:
 
     def offset(self, cursor: str) -> int:
         body, dot, seal = cursor.partition(".")
-        if not dot or not hmac.compare_digest(seal, self._seal(body)):
+        # Bytes, not text: compare_digest refuses non-ASCII text with a TypeError (G12), and
+        # surrogatepass keeps a lone surrogate from raising before the comparison.
+        given = seal.encode("utf-8", "surrogatepass")
+        if not dot or not hmac.compare_digest(given, self._seal(body).encode()):
             raise CursorError(f"Invalid cursor: {cursor[:80]!r} was not made by this server")
         try:
             data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
@@ -56,4 +59,5 @@ class Pages:
         return offset
 
     def _seal(self, body: str) -> str:
-        return hmac.new(self._key, body.encode(), hashlib.sha256).hexdigest()[:32]
+        data = body.encode("utf-8", "surrogatepass")
+        return hmac.new(self._key, data, hashlib.sha256).hexdigest()[:32]
