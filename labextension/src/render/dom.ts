@@ -114,6 +114,33 @@ export function safeMime(mime: unknown, family: string): string | null {
   return new RegExp(`^${family}/[a-z0-9.+-]+$`).test(lower) ? lower : null;
 }
 
+/** The type of every Save link: bytes to keep, never a page the browser might draw. */
+export const DOWNLOAD_MIME = 'application/octet-stream';
+
+const MAX_FILE_NAME = 100;
+
+/**
+ * A Save link's file name from a server's URI, made as the kernel makes it
+ * (`saving.file_name`): the last path segment, decoded; anything but letters, digits, `_`,
+ * `.` and `-` replaced (no separators, no control characters); no leading or trailing dots;
+ * at most 100 characters; "resource" when nothing is left.
+ */
+export function safeFileName(uri: string): string {
+  const path = uri.split('#', 1)[0].split('?', 1)[0].replace(/\/+$/, '');
+  const slash = path.lastIndexOf('/');
+  let last = slash >= 0 ? path.slice(slash + 1) : '';
+  try {
+    last = decodeURIComponent(last);
+  } catch {
+    // a malformed escape stays as written; its % is replaced below
+  }
+  const name = last
+    .replace(/[^\p{L}\p{N}_.-]+/gu, '_')
+    .replace(/^[._]+|[._]+$/g, '')
+    .slice(0, MAX_FILE_NAME);
+  return name || 'resource';
+}
+
 /** Base64 text only (no quotes, no markup): what a data: URL may carry. */
 export function isBase64(data: unknown): data is string {
   return typeof data === 'string' && /^[A-Za-z0-9+/=\s]*$/.test(data);

@@ -5,6 +5,7 @@
  * parts of the extension (the tool browser's snapshot draws its last call with them).
  */
 import {
+  DOWNLOAD_MIME,
   asText,
   el,
   fallback,
@@ -16,6 +17,7 @@ import {
   line,
   note,
   pre,
+  safeFileName,
   safeMime,
   toJson
 } from './dom';
@@ -263,10 +265,10 @@ function renderResource(block: IContentBlock, toolId: string | null): HTMLElemen
     } else {
       const bytes = Math.floor((resource.blob.replace(/\s/g, '').length * 3) / 4);
       const row = note(`${formatSize(bytes)} of ${resource.mimeType ?? 'binary data'} `);
-      const mime = safeMime(resource.mimeType, '[a-z]+') ?? 'application/octet-stream';
+      // bytes under a safe name: never the server's page type nor its path (G14)
       const save = el('a', 'jp-wb-save', 'Save');
-      save.href = `data:${mime};base64,${resource.blob.replace(/\s/g, '')}`;
-      save.download = uri.split('/').filter(Boolean).pop() ?? 'resource';
+      save.href = `data:${DOWNLOAD_MIME};base64,${resource.blob.replace(/\s/g, '')}`;
+      save.download = safeFileName(uri);
       row.appendChild(save);
       wrap.appendChild(row);
     }
