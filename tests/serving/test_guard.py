@@ -27,6 +27,7 @@ from fastmcp import Client
 
 from tests.polling import eventually
 from workbench.serving.guard import HEADER_TIMEOUT
+from workbench.session import Workbench
 
 SCRIPT = Path(__file__).with_name("fd_server.py")
 TOKEN = "g3-test-token"
@@ -234,3 +235,37 @@ def test_g3_out_of_file_descriptors_sheds_connections_and_says_so_once(
     assert len(stderr) < QUIET, stderr[:3000]
     assert "Traceback" not in stderr
     assert stderr.count("out of file descriptors") == 1
+
+
+def dribbled_until_closed(sock: socket.socket, drip: bytes, seconds: float) -> float | None:
+    """Send ``drip`` every 0.2 s until the server closes the connection; after how long
+    (None: still open after ``seconds``)."""
+    started = time.monotonic()
+    sock.settimeout(0.2)
+    while time.monotonic() - started < seconds:
+        try:
+            sock.sendall(drip)
+            while sock.recv(4096):  # an answer (a 401): read on, the connection stays
+                pass
+            return time.monotonic() - started  # b"": closed
+        except TimeoutError:
+            continue
+        except OSError:
+            return time.monotonic() - started
+    return None
+
+
+def test_g3_a_dribbled_request_is_cut_at_its_deadline_not_its_last_byte(wb: Workbench) -> None:
+    handle = wb.serve()
+    handle.guard.limits.header_timeout = 1.0
+    handle.guard.limits.body_timeout = 1.0
+    with socket.create_connection(("127.0.0.1", handle.port), timeout=5) as headers:
+        headers.sendall(HALF_SENT)
+        lived = dribbled_until_closed(headers, b"X-Slow: 1\r\n", 6)
+        assert lived is not None and lived < 1.0 + SLACK
+    with socket.create_connection(("127.0.0.1", handle.port), timeout=5) as body:
+        # Whole headers without the token (answered 401 at once), then a body that never ends.
+        body.sendall(HALF_SENT + b"Content-Length: 100000\r\n\r\n{")
+        lived = dribbled_until_closed(body, b" ", 6)
+        assert lived is not None and lived < 1.0 + SLACK
+    assert handle.guard.counts.timed_out == 2

@@ -118,19 +118,22 @@ class ConnectionGuard:
         now = time.monotonic()
         self._open.add(connection)
         self._pending[connection] = now
+        closed = 0
         for old, since in list(self._pending.items()):
             if len(self._pending) <= self.limits.max_pending or now - since < GRACE:
                 break
             self._close(old)
             self.counts.evicted += 1
+            closed += 1
         while len(self._open) > self.limits.max_connections:
             oldest = next(iter(self._pending), connection)
             self._close(oldest)
+            closed += 1
             if oldest is connection:
                 self.counts.refused += 1
                 break
             self.counts.evicted += 1
-        if self.counts.evicted or self.counts.refused:
+        if closed:
             self.note(
                 "crowded",
                 f"{self.where}: too many connections without the token; closing the oldest "
