@@ -27,6 +27,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.tools": {"workbench.errors"},
     "workbench.registry": {
         "workbench.errors",
+        "workbench.json_pointer",  # validators that follow only local $refs (G2)
         "workbench.names",
         "workbench.listeners",
         "workbench.tools",
