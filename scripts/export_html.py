@@ -10,6 +10,13 @@ for anything. MathJax has no offline build here, so it is left out: TeX stays as
 The workbench's own outputs need none of this: their bundles carry text/html next to the
 JSON document the JupyterLab extension draws, and nbconvert shows that HTML.
 
+A notebook someone sent is not trusted (its signature is not in this user's trust database,
+nbformat's notary): as JupyterLab would, the export then sanitises its HTML and Markdown
+(nbconvert's ``sanitize_html``: no script, handler or style runs), drops its JavaScript
+outputs, and leaves its widgets out (their saved state and views: an HTML widget's value would
+run), showing each widget's text/html or text/plain instead. A notebook run here
+(``--execute``) or signed by Jupyter when its owner saved it exports whole.
+
 Usage: python scripts/export_html.py NOTEBOOK --assets DIR --out DIR [--execute]
 (prints the path; --execute runs the notebook first, in its folder, with nbclient)
 """
@@ -24,11 +31,13 @@ from pathlib import Path
 
 import nbformat
 from nbconvert import HTMLExporter
+from nbformat.sign import NotebookNotary
 
 # Nothing to load: MathJax's script tag points at an empty script, so its configuration
 # finds no MathJax and does nothing.
 NO_SCRIPT = "data:text/javascript,"
 ASSETS = ("require.js", "embed-amd.js", "anywidget.js")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # What would make the page fetch code, styles or pictures: a src, a <link href>, a JavaScript
 # import, a CSS @import or url(). (A link in the text, <a href>, fetches nothing.)
 LOADS = re.compile(
@@ -58,6 +67,16 @@ def widget_manager(assets: Path) -> str:
     return data_url(assets / "embed-amd.js", script.encode("utf-8"))
 
 
+def without_widgets(node: nbformat.NotebookNode) -> None:
+    """Leave an untrusted notebook's widgets out: their saved state (which the widget manager
+    would draw, an HTML widget's value as markup) and each output's widget view, so the
+    output's next type (its text/html, sanitised, or its text) is shown instead."""
+    node.metadata.pop("widgets", None)
+    for cell in node.cells:
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
+
+
 def export(notebook: Path, assets: Path, out: Path, execute: bool = False) -> Path:
     missing = [name for name in ASSETS if not (assets / name).is_file()]
     if missing:
@@ -75,6 +94,13 @@ def export(notebook: Path, assets: Path, out: Path, execute: bool = False) -> Pa
         NotebookClient(node, timeout=300, resources=where).execute()
     elif not any(cell.get("outputs") for cell in node.cells):
         print(f"note: {notebook} has no outputs; run it first (or `make html EXECUTE=1`).")
+    elif not NotebookNotary().check_signature(node):
+        print(
+            f"note: {notebook} is not trusted (not signed by you): its HTML is sanitised and "
+            f"its widgets left out. If you trust it: jupyter trust {notebook}"
+        )
+        exporter.sanitize_html = True
+        without_widgets(node)
     body, _ = exporter.from_notebook_node(node)
     # The widget manager asks require.js for "anywidget" before it tries a CDN.
     anywidget = data_url(assets / "anywidget.js")
