@@ -128,3 +128,29 @@ def test_token_report_compares_full_schemas_with_the_pair(registry: Registry) ->
 
 def test_error_text_defaults_to_tool_error() -> None:
     assert error_text("s.t", None, "m") == "[Tool error] s.t: tool_error: m"
+
+
+def test_g9_a_limited_proxy_neither_finds_calls_suggests_nor_counts_hidden_tools(
+    registry: Registry,
+) -> None:
+    recorder = Recorder(Observation(content=[TextContent(text="ok")]))
+    seen = ToolProxy(registry, recorder).limited_to(
+        lambda tool_id: tool_id != "github.create_issue"
+    )
+
+    found = seen.find_tools("create an issue", limit=1)
+    assert [hit["id"] for hit in found["tools"]] == ["gitlab.create_issue"]  # limit kept
+    assert seen.call_tool("create_issue") == "ok"  # unique among what it sees
+    assert recorder.calls == [("gitlab.create_issue", {})]
+    hidden = seen.call_tool("github.create_issue")  # as for a tool that is not there
+    said = "No tool named 'github.create_issue'. Did you mean: gitlab.create_issue?"
+    assert hidden == error_text("github.create_issue", ErrorKind.NOT_FOUND, said)
+    typo = seen.call_tool("github.create_isue")
+    assert typo.endswith("Did you mean: gitlab.create_issue, github.search_code?")
+    assert "- github (1 tools): search_code" in seen.server_summary()
+    assert seen.token_report().tools == len(registry) - 1
+
+    nothing_of_github = ToolProxy(registry, recorder).limited_to(
+        lambda tool_id: not tool_id.startswith("github.")
+    )
+    assert "github" not in nothing_of_github.server_summary()

@@ -3,6 +3,10 @@
 An agent gets two small tools instead of every schema of every server: it searches, then
 calls by id. The proxy is pure: it calls tools through a function it is given (the
 Workbench's ``call``), so it takes the one call path like everything else.
+
+A proxy ``limited_to`` what a caller may see (the served gateway: notebook tools the surface
+hides) knows nothing else: hits, calls, "Did you mean" suggestions, the servers' summary and
+their counts all come from the visible tools, so a hidden tool reads as one that is not there.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from workbench.errors import AmbiguousToolError, ToolNotFoundError
+from workbench.registry.entry import ToolEntry
 from workbench.registry.registry import Registry
 from workbench.registry.search import hit_to_dict
 from workbench.tools.annotations import ToolAnnotations
@@ -28,6 +33,8 @@ SUMMARY_NAMES = 5
 CHARS_PER_TOKEN = 4
 
 Caller = Callable[[str, dict[str, Any]], Observation]
+Visible = Callable[[str], bool]
+"""Whether a caller may see the tool of this id."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -87,29 +94,65 @@ class ToolProxy:
         *,
         result_limit: int = RESULT_LIMIT,
         instructions: Mapping[str, str | None] | None = None,
+        visible: Visible | None = None,
     ) -> None:
         self.registry = registry
         self._call = call
         self.result_limit = result_limit
         self.instructions = dict(instructions or {})
+        self._visible = visible
+
+    def limited_to(self, visible: Visible) -> ToolProxy:
+        """This proxy, seeing (finding, calling, naming, counting) only the tools
+        ``visible`` accepts."""
+        return ToolProxy(
+            self.registry,
+            self._call,
+            result_limit=self.result_limit,
+            instructions=self.instructions,
+            visible=visible,
+        )
+
+    def sees(self, tool_id: str) -> bool:
+        """Whether this proxy's caller may see the tool ``tool_id``."""
+        return self._visible is None or self._visible(tool_id)
+
+    def entries(self, server: str | None = None) -> list[ToolEntry]:
+        """The entries this proxy sees (of one server, or of all), sorted by id."""
+        return [entry for entry in self.registry.tools(server) if self.sees(entry.id)]
 
     def find_tools(self, query: str, limit: int = 15) -> dict[str, Any]:
         """Search every tool; hits carry their input schema so the agent can call them."""
-        results = self.registry.search(query, limit=limit)
+        hidden = 0 if self._visible is None else len(self.registry) - len(self.entries())
+        results = self.registry.search(query, limit=limit + hidden)
         hits = []
-        for hit in results:
+        for hit in [hit for hit in results if self.sees(hit.id)][: max(limit, 0)]:
             found = hit_to_dict(hit)
             found["input_schema"] = self.registry.get(hit.id).input_schema
             hits.append(found)
         answer: dict[str, Any] = {"query": query, "tools": hits}
-        if results.no_good_match:
+        if results.no_good_match or not hits:
             answer["note"] = "No tool matches this well; try other words or a server name."
         return answer
+
+    def resolve(self, name: str) -> ToolEntry:
+        """The visible entry ``name`` (an id, or a bare name one visible server has), or
+        ToolNotFoundError / AmbiguousToolError naming only visible tools."""
+        if self._visible is None:
+            return self.registry.get(name)
+        seen = self.entries()
+        exact = [entry for entry in seen if entry.id == name]
+        bare = exact or [entry for entry in seen if entry.name == name]
+        if len(bare) == 1:
+            return bare[0]
+        if bare:
+            raise AmbiguousToolError(name, [entry.id for entry in bare])
+        raise ToolNotFoundError(name, self.registry.suggest(name, among=seen))
 
     def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> str:
         """Call a tool by id or unique bare name; the result (or error) as agent text."""
         try:
-            entry = self.registry.get(name)
+            entry = self.resolve(name)
         except (ToolNotFoundError, AmbiguousToolError) as error:
             return error_text(name, ErrorKind.NOT_FOUND, str(error))
         observation = self._call(entry.id, dict(arguments or {}))
@@ -124,7 +167,9 @@ class ToolProxy:
         """Per server: tool count, a few names, and its instructions' first line."""
         lines = []
         for server in self.registry.servers():
-            names = [entry.name for entry in self.registry.tools(server)]
+            names = [entry.name for entry in self.entries(server)]
+            if not names:
+                continue  # a server whose every tool is hidden is not named either
             shown = ", ".join(names[:SUMMARY_NAMES])
             more = f" (+{len(names) - SUMMARY_NAMES} more)" if len(names) > SUMMARY_NAMES else ""
             line = f"- {server} ({len(names)} tools): {shown}{more}"
@@ -161,10 +206,11 @@ class ToolProxy:
 
     def token_report(self) -> TokenReport:
         """Estimated tokens: every full schema against the proxy's pair plus summaries."""
-        full = sum(estimate_tokens(_tool_json(entry)) for entry in self.registry)
+        seen = self.entries()
+        full = sum(estimate_tokens(_tool_json(entry)) for entry in seen)
         pair = sum(estimate_tokens(_tool_json(d)) for d in self.definitions())
         return TokenReport(
-            tools=len(self.registry),
+            tools=len(seen),
             full_schemas=full,
             proxy_schemas=pair,
             summaries=estimate_tokens(self.server_summary()),

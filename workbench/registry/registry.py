@@ -149,11 +149,15 @@ class Registry:
             raise AmbiguousToolError(ref, [f"{owner}.{ref}" for owner in owners])
         raise ToolNotFoundError(ref, self.suggest(ref))
 
-    def suggest(self, ref: str, limit: int = SUGGESTION_LIMIT) -> list[str]:
-        """Up to ``limit`` ids that look like ``ref`` (a typo, a bare name, a fragment)."""
+    def suggest(
+        self, ref: str, limit: int = SUGGESTION_LIMIT, among: Iterable[ToolEntry] | None = None
+    ) -> list[str]:
+        """Up to ``limit`` ids that look like ``ref`` (a typo, a bare name, a fragment), of
+        every entry or only of those ``among`` (what a caller may see)."""
         lowered = ref.lower()
-        ids = {entry.id.lower(): entry.id for entry in self}
-        names = {entry.name.lower(): entry.id for entry in self}
+        entries = list(self if among is None else among)
+        ids = {entry.id.lower(): entry.id for entry in entries}
+        names = {entry.name.lower(): entry.id for entry in entries}
         close = difflib.get_close_matches(lowered, list(ids), n=limit, cutoff=0.6)
         close += difflib.get_close_matches(lowered, list(names), n=limit, cutoff=0.6)
         found = [ids.get(item) or names[item] for item in close]

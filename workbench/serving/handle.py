@@ -40,7 +40,7 @@ from workbench.serving.app import (
     ServedServer,
 )
 from workbench.serving.clients import client_configs
-from workbench.serving.gateway import ALSO, GATEWAY_MODES, ONLY, gateway_definitions
+from workbench.serving.gateway import ALSO, GATEWAY_MODES, ONLY, gateway_definitions, guarded
 from workbench.serving.guard import (
     ConnectionGuard,
     GuardedProtocol,
@@ -337,16 +337,16 @@ def serve(
         if mode is not None:
             if proxy is None:
                 raise ServeError("The gateway needs the Workbench's proxy.")
-            base = proxy()
-            if instructions is None:
-                summary = base.server_summary() or "(none connected yet)"
-                instructions = GATEWAY_INSTRUCTIONS + summary
 
             def filtered() -> dict[str, ToolDefinition[Any, Any]]:
                 found = definitions()
                 return {name: found[name] for name in found if surface.shows(found[name])}
 
-            pair = gateway_definitions(base, filtered)
+            seen = guarded(proxy(), filtered)  # hidden tools are neither named nor counted
+            if instructions is None:
+                summary = seen.server_summary() or "(none connected yet)"
+                instructions = GATEWAY_INSTRUCTIONS + summary
+            pair = gateway_definitions(seen)
         provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY)
     surface.check(known())
     served = ServedServer(
