@@ -40,7 +40,7 @@ def test_tool_ids_and_parameters(ip: InteractiveShell) -> None:
 
 
 def test_options(ip: InteractiveShell) -> None:
-    assert complete(ip, "%mcp history --") == ["--export", "--last"]
+    assert complete(ip, "%mcp history --") == ["--clear", "--export", "--last"]
     assert "--config" in complete(ip, "%mcp connect --c")
 
 
