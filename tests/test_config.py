@@ -237,6 +237,7 @@ def test_an_unset_variable_error_shows_no_other_value() -> None:
     assert "lit-secret" not in str(raised.value)
 
 
+@pytest.mark.integration
 def test_f8_one_bad_entry_fails_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
     import warnings

@@ -26,6 +26,7 @@ def run_script(code: str) -> dict[str, object]:
     return result
 
 
+@pytest.mark.integration
 def test_load_ext_imports_nothing_heavy_and_neither_does_the_workbench() -> None:
     result = run_script(
         f"""
@@ -42,6 +43,7 @@ def test_load_ext_imports_nothing_heavy_and_neither_does_the_workbench() -> None
     assert result["current"] == ["pydantic"]
 
 
+@pytest.mark.integration
 def test_unload_closes_the_workbench_and_removes_the_magics() -> None:
     result = run_script(
         """
@@ -69,6 +71,7 @@ def test_unload_closes_the_workbench_and_removes_the_magics() -> None:
     }
 
 
+@pytest.mark.integration
 def test_current_loads_the_extension_and_reload_ext_works() -> None:
     result = run_script(
         """

@@ -18,6 +18,7 @@ def test_import_workbench_loads_nothing_heavy() -> None:
     assert not loaded & {*HEAVY, "pydantic", "rich"}
 
 
+@pytest.mark.integration
 def test_tool_model_and_registry_load_no_mcp_ipython_or_widgets() -> None:
     loaded = _loaded_after(
         "from workbench import Registry, tool\n"
@@ -28,6 +29,7 @@ def test_tool_model_and_registry_load_no_mcp_ipython_or_widgets() -> None:
     assert not loaded & {"fastmcp", "mcp", "ipywidgets", "IPython"}
 
 
+@pytest.mark.integration
 def test_a_tool_from_the_package_shows_its_observation_as_the_magics_do() -> None:
     shown = run_python(
         "from workbench import tool\n"
@@ -42,6 +44,7 @@ def test_a_tool_from_the_package_shows_its_observation_as_the_magics_do() -> Non
     assert "Error · invalid_arguments" in shown[1]
 
 
+@pytest.mark.integration
 def test_the_browser_widgets_are_views_that_load_no_mcp_client() -> None:
     loaded = _loaded_after(
         "from workbench.widgets.browser import ToolBrowser\n"

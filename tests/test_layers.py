@@ -265,6 +265,7 @@ def package_modules() -> list[tuple[str, Path]]:
     return sorted((module_name(path), path) for path in PACKAGE.rglob("*.py"))
 
 
+@pytest.mark.integration
 def test_every_module_keeps_the_room_rules() -> None:
     problems = [
         problem

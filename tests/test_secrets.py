@@ -203,6 +203,7 @@ server.run("stdio", show_banner=False, log_level="WARNING")
 """
 
 
+@pytest.mark.integration
 def test_f1_a_call_failure_in_the_history_export_shows_no_secret(
     wb: Workbench, tmp_path: Path
 ) -> None:

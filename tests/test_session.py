@@ -80,6 +80,7 @@ def test_tool_failure_is_a_tool_error_observation(demo: Workbench) -> None:
     assert observation.error_kind is ErrorKind.TOOL_ERROR and "on purpose" in observation.text
 
 
+@pytest.mark.integration
 def test_submit_returns_at_once_and_cancelling_stops_the_call(demo: Workbench) -> None:
     quick = demo.submit("demo.add", {"a": 1, "b": 2})
     assert quick.result(timeout=10).structured_content == {"result": 3.0}
@@ -105,6 +106,7 @@ def test_submit_returns_at_once_and_cancelling_stops_the_call(demo: Workbench) -
     assert demo.call("demo.add", {"a": 2, "b": 2}).structured_content == {"result": 4.0}
 
 
+@pytest.mark.integration
 def test_timeout_cancels_promptly_and_the_session_stays_usable(demo: Workbench) -> None:
     started = time.perf_counter()
     observation = demo.call("demo.slow_count", {"seconds": 30, "steps": 30}, timeout=0.5)
@@ -120,6 +122,7 @@ def test_per_connection_timeout_applies(wb: Workbench) -> None:
     assert observation.error_kind is ErrorKind.TIMEOUT and "0.3 s" in observation.text
 
 
+@pytest.mark.integration
 def test_progress_and_logs_reach_their_callbacks(demo: Workbench) -> None:
     progress: list[float] = []
     demo.call(
@@ -136,6 +139,7 @@ def test_progress_and_logs_reach_their_callbacks(demo: Workbench) -> None:
     assert [(r.server, r.level, r.message) for r in records] == [("demo", "warning", "hello logs")]
 
 
+@pytest.mark.integration
 def test_a_calls_on_log_gets_its_servers_records_during_the_call_only(demo: Workbench) -> None:
     from workbench.mcp.demo import build_demo_server
 
@@ -174,6 +178,7 @@ def test_a_raising_registry_listener_never_fails_a_connection(wb: Workbench) -> 
     assert "demo.add" in wb.registry
 
 
+@pytest.mark.integration
 def test_awaited_calls_run_concurrently(demo: Workbench) -> None:
     async def twenty() -> list[str]:
         observations = await asyncio.gather(
@@ -187,6 +192,7 @@ def test_awaited_calls_run_concurrently(demo: Workbench) -> None:
     assert time.perf_counter() - started < 5  # 20 x 0.5 s one after another would be 10 s
 
 
+@pytest.mark.integration
 def test_demo_over_stdio(wb: Workbench) -> None:
     info = wb.connect("demo_stdio", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
     assert info.transport == "stdio" and info.tool_count >= 8
@@ -224,6 +230,7 @@ def test_owned_tools_are_replaced_as_a_group(wb: Workbench) -> None:
     assert [e.name for e in wb.registry.tools("notebook")] == ["two"]
 
 
+@pytest.mark.integration
 def test_connect_failures_are_clear_and_stay_listed(wb: Workbench) -> None:
     with pytest.raises(ConnectionFailedError, match="not found on PATH"):
         wb.connect("ghost", command="no-such-command-anywhere")
@@ -248,6 +255,7 @@ def test_a_call_to_a_failed_server_is_a_connection_observation(wb: Workbench) ->
     assert observation.error_kind is ErrorKind.CONNECTION
 
 
+@pytest.mark.integration
 def test_config_connects_each_server_concurrently(wb: Workbench, tmp_path: Path) -> None:
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {
@@ -410,6 +418,7 @@ def test_tools_list_changed_notification_refreshes_the_registry(wb: Workbench) -
     assert {info.name: info.tool_count for info in wb.servers()}["growing"] == 2
 
 
+@pytest.mark.integration
 def test_interpreter_exit_leaves_no_server_process(tmp_path: Path) -> None:
     script = tmp_path / "script.py"
     marker = tmp_path / "child.pid"
@@ -438,6 +447,7 @@ def test_interpreter_exit_leaves_no_server_process(tmp_path: Path) -> None:
         assert not alive, f"server process {pid} outlived the interpreter"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("arguments", "says"),
     [
@@ -481,6 +491,7 @@ def test_f4_every_way_of_calling_answers_bad_input_with_an_observation(demo: Wor
     assert [call.status for call in demo.history] == ["invalid_arguments"] * 2
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("timeout", "says"),
     [
@@ -506,6 +517,7 @@ def test_f5_a_bad_per_call_timeout_is_a_recorded_invalid_arguments_observation(
     assert [call.status for call in demo.history] == ["invalid_arguments"]
 
 
+@pytest.mark.integration
 def test_f16_closing_with_calls_in_flight_gives_cancelled_observations(wb: Workbench) -> None:
     wb.connect("demo")
     wb.connect("stdio", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
@@ -534,6 +546,7 @@ def bridge_threads() -> list[threading.Thread]:
     return [thread for thread in threading.enumerate() if thread.name == "workbench-bridge"]
 
 
+@pytest.mark.integration
 def test_f14_a_workbench_nobody_references_releases_its_thread_and_servers() -> None:
     threads, kids = len(bridge_threads()), children(DEMO_STDIO[-1])
     wb: Workbench | None = None
@@ -550,6 +563,7 @@ def test_f14_a_workbench_nobody_references_releases_its_thread_and_servers() -> 
     assert eventually(lambda: children(DEMO_STDIO[-1]) == kids)
 
 
+@pytest.mark.integration
 def test_f14_a_workbench_let_go_during_a_call_is_released_when_the_call_ends() -> None:
     threads = len(bridge_threads())
     wb = Workbench()

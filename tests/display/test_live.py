@@ -205,6 +205,7 @@ def test_throttle_bounds_updates_in_real_time() -> None:
     assert len(handle.updates) <= elapsed / 0.05 + 3  # + the first, the flush and the finish
 
 
+@pytest.mark.integration
 def test_without_a_kernel_it_does_nothing() -> None:
     script = (
         "from workbench.display import CallProgress\n"
@@ -217,6 +218,7 @@ def test_without_a_kernel_it_does_nothing() -> None:
     assert result.stdout == "quiet\n" and result.stderr == ""
 
 
+@pytest.mark.integration
 def test_without_ipython_it_does_nothing() -> None:
     script = (
         "import sys\n"

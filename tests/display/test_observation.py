@@ -6,6 +6,8 @@ import base64
 import json
 from typing import Any
 
+import pytest
+
 from workbench.display import OBSERVATION_MIME, ObservationView
 from workbench.display.observation import MAX_BYTES, WHOLE_RESULT
 from workbench.tools.schema import ErrorKind, Observation
@@ -256,6 +258,7 @@ def test_a_10_mb_text_result_is_stored_under_the_bound_with_a_note() -> None:
     assert data[OBSERVATION_MIME]["truncated"]["maxBytes"] == MAX_BYTES
 
 
+@pytest.mark.integration
 def test_a_10_mb_structured_result_is_left_out_of_the_json_document() -> None:
     rows = [{"id": index, "name": f"row {index}"} for index in range(300_000)]
     obs = observe(

@@ -102,6 +102,7 @@ def test_text_bounds_are_kept() -> None:
 ASKING = {"demo.book_table", "demo.summarize"}
 
 
+@pytest.mark.integration
 def test_every_demo_tool_cell_runs_through_mcp_call(
     ip: InteractiveShell, state: KernelState
 ) -> None:

@@ -44,6 +44,7 @@ def test_options(ip: InteractiveShell) -> None:
     assert "--config" in complete(ip, "%mcp connect --c")
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("text", ["%mcp call demo.add a=", "%mcp search --limit ", "x = 1"])
 def test_nothing_of_ours_where_a_value_goes(ip: InteractiveShell, text: str) -> None:
     assert not {"demo", "demo.add", "a=", "connect"} & set(complete(ip, text))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -60,6 +61,7 @@ def test_resources_and_prompts_complete_servers(ip: InteractiveShell) -> None:
     assert "demo" in texts(ip, "%mcp prompts d")
 
 
+@pytest.mark.integration
 def test_values_of_server_everything_follow_the_other_arguments(
     ip: InteractiveShell, everything: str
 ) -> None:

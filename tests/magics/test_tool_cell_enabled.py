@@ -38,6 +38,7 @@ async def listed(client: Client[Any]) -> list[str]:
     return [tool.name for tool in await client.list_tools()]
 
 
+@pytest.mark.integration
 @pytest.mark.usefixtures("clean")
 def test_enabled_expression_is_evaluated_in_the_notebook_each_time(
     ip: InteractiveShell, state: KernelState

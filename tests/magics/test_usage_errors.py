@@ -84,6 +84,7 @@ MISTAKES: dict[str, tuple[str, str]] = {
 }
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", list(MISTAKES))
 def test_mistake_is_one_line_usage_error_and_changes_nothing(
     name: str, mcp: Callable[[str], Any], snapshot: Callable[[], Any]

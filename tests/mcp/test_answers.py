@@ -218,6 +218,7 @@ def test_a_sync_handler_returning_a_coroutine_is_awaited(
     assert bridge.run(answers.sample(PROMPT, None)).text == "awaited"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_a_handler_past_the_timeout_declines(
     bridge: Bridge, answers: ClientAnswers, kind: str

@@ -26,6 +26,8 @@ import pytest
 from tests.clients import client_env, conformance_js, node
 from tests.installed import ROOT
 
+pytestmark = pytest.mark.integration
+
 CLIENT = ROOT / "tests" / "fixtures" / "conformance_client.py"
 SCENARIO_TIMEOUT = 90
 

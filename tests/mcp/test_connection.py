@@ -35,6 +35,7 @@ def test_f5_a_connection_refuses_a_timeout_that_is_no_limit(wb: Workbench, timeo
 DEMO_STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
 
 
+@pytest.mark.integration
 def test_f11_a_dead_stdio_server_is_restarted_before_the_call() -> None:
     with Workbench() as wb:
         before = children(DEMO_STDIO[-1])
@@ -56,6 +57,7 @@ def test_f11_a_dead_stdio_server_is_restarted_before_the_call() -> None:
         assert [call.status for call in wb.history] == ["ok", "ok"]
 
 
+@pytest.mark.integration
 def test_a_server_killed_during_a_call_is_a_lost_connection_and_the_next_call_reconnects() -> None:
     with Workbench() as wb:
         before = children(DEMO_STDIO[-1])

@@ -246,6 +246,7 @@ class _CallOutcomes(Middleware):
             self.changed.set()
 
 
+@pytest.mark.integration
 async def test_a_timeout_cancels_slow_count_on_the_server_promptly() -> None:
     server = build_demo_server()
     outcomes = _CallOutcomes()
@@ -316,6 +317,7 @@ async def test_create_event_validates_nested_input_and_keeps_it(client: Client[A
     ]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -340,6 +342,7 @@ async def test_create_event_rejects_bad_nested_input(
     assert (await client.call_tool("list_events")).structured_content == {"result": []}
 
 
+@pytest.mark.integration
 async def test_each_server_has_its_own_calendar() -> None:
     async with Client(build_demo_server()) as first:
         await first.call_tool("create_event", {"event": EVENT})
@@ -358,6 +361,7 @@ async def test_get_time(client: Client[Any]) -> None:
     assert unknown.is_error and "Unknown time zone" in _text(unknown)
 
 
+@pytest.mark.integration
 async def test_runs_over_stdio_as_a_module(tmp_path: Path) -> None:
     log = tmp_path / "demo.log"
     transport = StdioTransport(

@@ -243,6 +243,7 @@ ANSWERS = [
 ]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("mode", ERAS)
 @pytest.mark.parametrize(("answer", "said"), ANSWERS)
 async def test_book_table_elicits_and_reports_each_action(

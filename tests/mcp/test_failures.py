@@ -241,6 +241,7 @@ def test_plain_errors_are_not_connection_losses() -> None:
     assert http_reason(ValueError("x")) is None
 
 
+@pytest.mark.integration
 def test_the_module_stays_pure() -> None:
     loaded = modules_after("import workbench.mcp.failures")
     assert "workbench.mcp.failures" in loaded  # the check can see imports

@@ -163,6 +163,7 @@ def secured_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 # -- server-everything over streamable HTTP -----------------------------------------------
 
 
+@pytest.mark.integration
 def test_everything_over_streamable_http(workbench: Workbench, everything_url: str) -> None:
     info = workbench.connect("web", url=everything_url)
 
@@ -195,6 +196,7 @@ def url_of(port: int, path: str = "/mcp") -> str:
     return f"http://127.0.0.1:{port}{path}"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("how", ["token", "header"])
 def test_the_right_token_connects_and_calls(
     workbench: Workbench, secured_port: int, how: str
@@ -270,6 +272,7 @@ def kill(process: subprocess.Popen[bytes]) -> None:
     process.wait(timeout=5)
 
 
+@pytest.mark.integration
 def test_f12_a_restarted_http_server_is_reconnected_and_the_call_sent_again(
     workbench: Workbench, everything_js: Path, tmp_path: Path
 ) -> None:
@@ -289,6 +292,7 @@ def test_f12_a_restarted_http_server_is_reconnected_and_the_call_sent_again(
         kill(process)
 
 
+@pytest.mark.integration
 def test_f12_a_stream_dropped_mid_call_is_a_connection_observation(
     workbench: Workbench, everything_js: Path, tmp_path: Path
 ) -> None:

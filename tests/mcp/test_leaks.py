@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.polling import eventually
 from tests.processes import children, run_python
 from workbench.session import Workbench
@@ -42,6 +44,7 @@ def new_threads(before: set[threading.Thread], seconds: float = 5.0) -> list[str
         time.sleep(0.05)
 
 
+@pytest.mark.integration
 def test_many_calls_and_cycles_leave_nothing_behind(everything_stdio: list[str]) -> None:
     # Warm up once so one-time costs (imports, the validation warm-up thread) are excluded.
     with Workbench() as wb:
@@ -65,6 +68,7 @@ def test_many_calls_and_cycles_leave_nothing_behind(everything_stdio: list[str])
     assert children() == kids
 
 
+@pytest.mark.integration
 def test_the_stderr_log_folder_goes_away_with_the_process(tmp_path: Path) -> None:
     script = (
         "import sys\n"

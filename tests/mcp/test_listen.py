@@ -71,6 +71,7 @@ def served() -> Iterator[tuple[Workbench, ServeHandle]]:
             handle.stop()
 
 
+@pytest.mark.integration
 def test_tools_added_and_removed_on_the_server_reach_the_registry(
     wb: Workbench, served: tuple[Workbench, ServeHandle]
 ) -> None:
@@ -92,6 +93,7 @@ def test_tools_added_and_removed_on_the_server_reach_the_registry(
     assert {info.name: info.tool_count for info in wb.servers()}["served"] == 1
 
 
+@pytest.mark.integration
 def test_the_stream_lives_and_ends_with_the_connection(
     wb: Workbench, served: tuple[Workbench, ServeHandle]
 ) -> None:
@@ -112,6 +114,7 @@ def test_the_stream_lives_and_ends_with_the_connection(
     assert eventually(lambda: handle.clients == 0)
 
 
+@pytest.mark.integration
 def test_a_server_stopping_ends_the_stream_quietly(
     wb: Workbench, served: tuple[Workbench, ServeHandle], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -139,6 +142,7 @@ def restarted(server: Workbench, handle: ServeHandle) -> ServeHandle:
     return server.serve(port=handle.port, token=handle.token)
 
 
+@pytest.mark.integration
 def test_a_restarted_server_is_listened_to_again(
     wb: Workbench, served: tuple[Workbench, ServeHandle]
 ) -> None:
@@ -158,6 +162,7 @@ def test_a_restarted_server_is_listened_to_again(
         again.stop()
 
 
+@pytest.mark.integration
 def test_changes_while_the_stream_was_down_are_heard_after_listening_again(
     wb: Workbench, served: tuple[Workbench, ServeHandle]
 ) -> None:
@@ -206,6 +211,7 @@ def close_streams(wb: Workbench, listen: ListenHandler) -> None:
     wb._bridge.run(close())
 
 
+@pytest.mark.integration
 def test_a_stream_the_server_ends_is_opened_again(wb: Workbench) -> None:
     """The server closes its listen streams (gracefully) but stays up."""
     server, listen = listening_server("closing")
@@ -217,6 +223,7 @@ def test_a_stream_the_server_ends_is_opened_again(wb: Workbench) -> None:
     assert eventually(lambda: len(listen._streams) == 1)
 
 
+@pytest.mark.integration
 def test_a_server_refusing_to_listen_again_is_left_alone(
     wb: Workbench, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -68,6 +68,7 @@ def write_config(path: Path, servers: dict[str, object]) -> Path:
     return path
 
 
+@pytest.mark.integration
 def test_f8_a_refused_entry_is_a_failed_row_of_servers_until_disconnected(
     wb: Workbench, tmp_path: Path
 ) -> None:
@@ -89,6 +90,7 @@ def test_f8_a_refused_entry_is_a_failed_row_of_servers_until_disconnected(
         wb.disconnect("bad")
 
 
+@pytest.mark.integration
 def test_f8_reconnect_reads_a_refused_entry_again(wb: Workbench, tmp_path: Path) -> None:
     config = write_config(tmp_path / "mcp.json", {"later": {"command": "x", "timeout": "a"}})
     with pytest.warns(ConnectionWarning):
@@ -104,6 +106,7 @@ def test_f8_reconnect_reads_a_refused_entry_again(wb: Workbench, tmp_path: Path)
     assert wb.call("later.add", {"a": 1, "b": 2}).structured_content == {"result": 3.0}
 
 
+@pytest.mark.integration
 def test_f8_reading_the_file_again_replaces_its_refused_rows(wb: Workbench, tmp_path: Path) -> None:
     config = write_config(tmp_path / "mcp.json", {"a": "text", "b": ["list"]})
     with pytest.warns(ConnectionWarning):

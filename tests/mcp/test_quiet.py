@@ -18,6 +18,7 @@ DEMO = f"exec {sys.executable} -m workbench.mcp.demo"
 BANNER_THEN_DEMO = f"echo 'Welcome, this banner is not JSON-RPC'; {DEMO}"
 
 
+@pytest.mark.integration
 def test_f20_sdk_tracebacks_never_reach_the_cell(
     wb: Workbench, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -103,6 +104,7 @@ def test_f20_records_logged_during_a_call_are_the_called_servers(wb: Workbench) 
     assert (record.level, record.logger, record.message) == ("warning", "fastmcp.chatty", marker)
 
 
+@pytest.mark.integration
 def test_server_log_masks_what_the_settings_know_is_secret(wb: Workbench) -> None:
     """A banner echoing a token the server was given: kept raw, shown masked."""
     secret = "sekrit-" + uuid.uuid4().hex

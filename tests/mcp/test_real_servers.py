@@ -26,6 +26,8 @@ from workbench.mcp.connection import LOG_LEVELS, Connection, LogRecord
 from workbench.session import Workbench
 from workbench.tools.schema import ErrorKind
 
+pytestmark = pytest.mark.integration
+
 TIME = "time"
 EVERYTHING = "everything"
 

@@ -4,6 +4,8 @@ what is imported is the point."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.processes import modules_after, run_python
 
 CONNECT_AND_WAIT = """
@@ -18,6 +20,7 @@ wb.close()
 """
 
 
+@pytest.mark.integration
 def test_the_first_call_after_connect_never_waits_for_the_iri_grammar() -> None:
     """Run All's first call waited 2.4 s for a background import building this grammar."""
     modules = modules_after(CONNECT_AND_WAIT)
@@ -25,6 +28,7 @@ def test_the_first_call_after_connect_never_waits_for_the_iri_grammar() -> None:
     assert "rfc3987_syntax.syntax_helpers" not in modules
 
 
+@pytest.mark.integration
 def test_a_deferred_iri_grammar_still_checks_iri_formats() -> None:
     code = """
 import sys
@@ -41,6 +45,7 @@ print(type(rfc3987_syntax).__name__, rfc3987_syntax.is_valid_syntax_iri("https:/
     assert lines == ["True", "False", "module", "True"]
 
 
+@pytest.mark.integration
 def test_a_loaded_iri_grammar_is_left_alone() -> None:
     code = """
 import rfc3987_syntax

@@ -191,6 +191,7 @@ def test_search_contract(registry: Registry) -> None:
     assert len(registry.search("git", limit=2)) == 2
 
 
+@pytest.mark.integration
 def test_changes_from_another_thread_do_not_break_searches() -> None:
     import sys
 

@@ -268,6 +268,7 @@ def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch
         WordLlamaEncoder()
 
 
+@pytest.mark.integration
 def test_default_registry_loads_no_model() -> None:
     code = (
         "from workbench import Registry\n"

@@ -164,6 +164,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         kernel.shutdown()
 
 
+@pytest.mark.integration
 def test_every_scenario_of_the_suite_is_placed() -> None:
     scenarios = suite_scenarios()
     assert scenarios, "the suite listed no server scenarios"

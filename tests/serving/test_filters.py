@@ -47,6 +47,7 @@ async def names_and_calls(client: Client[Any]) -> dict[str, Any]:
     return {"listed": listed, "called": called}
 
 
+@pytest.mark.integration
 def test_exclude_wins_over_expose_and_hidden_tools_are_unknown(wb: Workbench) -> None:
     ran: list[str] = []
     define(wb, ran)
@@ -61,6 +62,7 @@ def test_exclude_wins_over_expose_and_hidden_tools_are_unknown(wb: Workbench) ->
     assert [call.tool_id for call in wb.history] == ["notebook.alpha"]
 
 
+@pytest.mark.integration
 def test_enabled_is_evaluated_at_list_and_call_time(wb: Workbench) -> None:
     ran: list[str] = []
     define(wb, ran)
@@ -80,6 +82,7 @@ def test_enabled_is_evaluated_at_list_and_call_time(wb: Workbench) -> None:
     assert wb.call("notebook.gamma", {"x": 2}).structured_content == {"result": 2}  # still defined
 
 
+@pytest.mark.integration
 def test_allow_tools_changes_the_surface_at_run_time(wb: Workbench) -> None:
     ran: list[str] = []
     define(wb, ran)
@@ -93,6 +96,7 @@ def test_allow_tools_changes_the_surface_at_run_time(wb: Workbench) -> None:
     assert handle.tools() == ["alpha", "beta"]
 
 
+@pytest.mark.integration
 def test_a_slow_enabled_predicate_never_holds_the_bridge_loop(wb: Workbench) -> None:
     """enabled() is notebook code: it runs in a worker thread, like the tools themselves."""
 

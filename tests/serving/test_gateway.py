@@ -44,6 +44,7 @@ async def session(client: Client[Any]) -> dict[str, Any]:
     return {"listed": listed, "found": [hit["id"] for hit in hits], "calls": calls}
 
 
+@pytest.mark.integration
 def test_the_gateway_reaches_every_server_but_hidden_notebook_tools(wb: Workbench) -> None:
     wb.connect("demo")
     define(wb)
@@ -60,6 +61,7 @@ def test_the_gateway_reaches_every_server_but_hidden_notebook_tools(wb: Workbenc
     assert recorded == [("demo.add", "outside"), ("notebook.beta_echo", "outside")]
 
 
+@pytest.mark.integration
 def test_gateway_only_serves_the_pair_alone(wb: Workbench) -> None:
     wb.connect("demo")
     define(wb)

@@ -177,6 +177,7 @@ def authorised_call(url: str) -> Any:
     return asyncio.run(asyncio.wait_for(main(), 60))
 
 
+@pytest.mark.integration
 def test_g3_half_sent_requests_are_closed_and_the_token_holder_is_served(
     served: Served,
 ) -> None:
@@ -202,6 +203,7 @@ def test_g3_half_sent_requests_are_closed_and_the_token_holder_is_served(
     assert "Traceback" not in stderr
 
 
+@pytest.mark.integration
 def test_g3_out_of_file_descriptors_sheds_connections_and_says_so_once(
     served: Served,
 ) -> None:

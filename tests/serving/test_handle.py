@@ -52,6 +52,7 @@ def nothing_listens(port: int) -> bool:
     return False
 
 
+@pytest.mark.integration
 def test_an_outside_client_lists_and_calls_notebook_tools(
     wb: Workbench, outside: type[Outside]
 ) -> None:
@@ -127,6 +128,7 @@ def test_closing_the_workbench_stops_serving() -> None:
     assert port_is_free(handle.port)
 
 
+@pytest.mark.integration
 def test_serving_again_replaces_the_served_surface(wb: Workbench) -> None:
     add_tools(wb)
     first = wb.serve()
@@ -157,6 +159,7 @@ def test_a_remote_address_needs_allow_remote(wb: Workbench) -> None:
     handle.stop()
 
 
+@pytest.mark.integration
 def test_no_auth_only_when_asked_and_with_a_warning(wb: Workbench, outside: type[Outside]) -> None:
     add_tools(wb)
     with pytest.warns(ServeWarning, match="without auth"):
@@ -166,6 +169,7 @@ def test_no_auth_only_when_asked_and_with_a_warning(wb: Workbench, outside: type
     assert client.ask('call shout {"text": "hi"}')["text"] == "HI"
 
 
+@pytest.mark.integration
 def test_the_token_is_shown_masked_and_may_come_from_the_environment(
     wb: Workbench, outside: type[Outside], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -191,6 +195,7 @@ def test_an_unset_token_variable_is_refused(wb: Workbench) -> None:
         wb.serve(token="${env:NO_SUCH_SERVE_VARIABLE}")
 
 
+@pytest.mark.integration
 def test_serving_before_any_notebook_tool_serves_the_ones_defined_later(wb: Workbench) -> None:
     handle = wb.serve()
     assert handle.tools() == []

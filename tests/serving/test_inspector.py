@@ -19,6 +19,8 @@ from tests.clients import client_env, inspector_js, node
 from workbench.serving import ServeHandle
 from workbench.session import Workbench
 
+pytestmark = pytest.mark.integration
+
 
 def inspector(url: str, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

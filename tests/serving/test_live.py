@@ -25,6 +25,7 @@ def double(x: int) -> int:
     return 2 * x
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_a_connected_client_hears_of_each_change(
     wb: Workbench, outside: type[Outside], mode: str

@@ -25,6 +25,7 @@ def many_tools(wb: Workbench, count: int) -> None:
     wb.add_tools(*(FunctionTool(echo, name=f"tool_{i:03d}") for i in range(count)))
 
 
+@pytest.mark.integration
 def test_an_outside_client_pages_through_250_tools(wb: Workbench, outside: type[Outside]) -> None:
     many_tools(wb, 250)
     handle = wb.serve(page_size=100)
@@ -35,6 +36,7 @@ def test_an_outside_client_pages_through_250_tools(wb: Workbench, outside: type[
     assert len(client.ask("list")["names"]) == 250  # list_tools follows the cursors itself
 
 
+@pytest.mark.integration
 def test_malformed_and_foreign_cursors_are_invalid_params(
     wb: Workbench, outside: type[Outside]
 ) -> None:

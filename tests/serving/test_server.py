@@ -16,6 +16,7 @@ def echo(x: int) -> int:
     return x
 
 
+@pytest.mark.integration
 def test_an_outside_client_lists_and_calls_a_connections_tools(
     wb: Workbench, outside: type[Outside]
 ) -> None:
@@ -50,6 +51,7 @@ def test_an_outside_client_lists_and_calls_a_connections_tools(
     assert wb.history[0].arguments == {"a": 2, "b": 3}
 
 
+@pytest.mark.integration
 def test_expose_and_exclude_apply_to_a_connections_tools(
     wb: Workbench, outside: type[Outside]
 ) -> None:
@@ -65,6 +67,7 @@ def test_expose_and_exclude_apply_to_a_connections_tools(
         wb.serve(server="demo", exclude=["nope"])
 
 
+@pytest.mark.integration
 def test_clients_hear_when_the_connections_tools_change(
     wb: Workbench, outside: type[Outside]
 ) -> None:
@@ -82,6 +85,7 @@ def test_clients_hear_when_the_connections_tools_change(
     assert client.ask("list") == {"names": []}
 
 
+@pytest.mark.integration
 def test_an_unknown_server_is_refused_before_anything_is_served(wb: Workbench) -> None:
     wb.add_tools(echo)
     first = wb.serve()

@@ -133,6 +133,7 @@ def test_a_missing_template_value_is_a_recorded_error(demo: Workbench) -> None:
     )
 
 
+@pytest.mark.integration
 def test_an_unknown_uri_is_a_recorded_error(demo: Workbench) -> None:
     missing = demo.read_resource("demo://nowhere")
     assert missing.is_error and missing.error_kind is ErrorKind.TOOL_ERROR
@@ -168,6 +169,7 @@ def test_a_page_after_a_cursor_says_where_the_next_begins(
     assert [r.uri for r in third] == ["paged://r/4"] and third.next_cursor is None
 
 
+@pytest.mark.integration
 def test_reading_with_several_resource_servers(
     paged: tuple[Workbench, Counting, FastMCP],
 ) -> None:

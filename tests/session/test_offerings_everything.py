@@ -20,6 +20,8 @@ from workbench.mcp.connection import LogRecord
 from workbench.session import Workbench
 from workbench.tools.schema import ErrorKind, Observation
 
+pytestmark = pytest.mark.integration
+
 __all__ = ["everything_js", "everything_stdio", "everything_url"]  # fixtures, shared
 
 EV = "ev"

@@ -112,6 +112,7 @@ def _compare(wb: Workbench, listed: dict[str, Any], results: list[Any]) -> None:
         assert mine == theirs, (name, arguments)
 
 
+@pytest.mark.integration
 def test_the_script_over_stdio_lists_and_answers_as_the_notebook(
     exported: tuple[Workbench, ExportResult],
 ) -> None:
@@ -143,6 +144,7 @@ def _wait_listening(port: int, process: subprocess.Popen[bytes], within: float =
     raise AssertionError(f"nothing listened on 127.0.0.1:{port} within {within} s")
 
 
+@pytest.mark.integration
 def test_the_script_over_http_lists_and_answers_as_the_notebook(
     exported: tuple[Workbench, ExportResult], tmp_path: Path
 ) -> None:
@@ -163,6 +165,7 @@ def test_the_script_over_http_lists_and_answers_as_the_notebook(
     _compare(wb, listed, results)
 
 
+@pytest.mark.integration
 def test_the_script_refuses_bad_arguments_with_an_error_result(
     exported: tuple[Workbench, ExportResult],
 ) -> None:

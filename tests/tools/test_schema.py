@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
 from tests.processes import modules_after, run_python
@@ -90,6 +91,7 @@ def test_action_arguments() -> None:
     assert Greet(name="Ada").to_arguments() == {"name": "Ada", "times": 1}
 
 
+@pytest.mark.integration
 def test_the_model_room_imports_no_view_and_shows_a_repr_until_one_is_installed() -> None:
     code = (
         "from workbench.tools.schema import ErrorKind, Observation\n"

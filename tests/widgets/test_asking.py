@@ -115,6 +115,7 @@ def test_decline_and_cancel_reach_the_server(
     assert panel.summary in ("demo: declined", "demo: cancelled")
 
 
+@pytest.mark.integration
 def test_nobody_answering_declines_at_the_timeout_and_a_late_click_changes_nothing(
     demo: tuple[Workbench, NotebookAsker],
 ) -> None:
@@ -392,6 +393,7 @@ def url_asking_server(url: str) -> FastMCP:
     return server
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "url",
     [

@@ -95,6 +95,7 @@ def test_a_nested_object_with_an_array_goes_through_the_form(
     assert stored["event"]["when"]["duration_minutes"] == 90
 
 
+@pytest.mark.integration
 def test_a_slow_call_shows_progress_and_logs_and_can_be_cancelled(
     wb: Workbench, browser: ToolBrowser
 ) -> None:
@@ -192,6 +193,7 @@ def test_the_history_list_stops_at_the_newest_calls(wb: Workbench) -> None:
         view.close()
 
 
+@pytest.mark.integration
 def test_the_servers_tab_lists_servers_and_shows_a_servers_library_log(
     wb: Workbench, browser: ToolBrowser
 ) -> None:

@@ -91,6 +91,7 @@ def test_a_server_announcing_new_prompts_is_listed_again(
     assert labels(page_asks(view.list)) == ["explain_tool"]
 
 
+@pytest.mark.integration
 def test_server_everythings_prompts_complete_with_context_and_get(
     wb: Workbench, browser: ToolBrowser
 ) -> None:

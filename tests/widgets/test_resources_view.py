@@ -134,6 +134,7 @@ def test_following_on_a_server_without_subscriptions_says_so(browser: ToolBrowse
     assert view.subscription is None
 
 
+@pytest.mark.integration
 def test_a_server_announcing_new_resources_and_a_new_connection_are_listed_again(
     wb: Workbench, browser: ToolBrowser
 ) -> None:
@@ -161,6 +162,7 @@ def test_a_server_announcing_new_resources_and_a_new_connection_are_listed_again
     assert "demo://resource/dynamic/text/{resourceId}" in labels(answer)
 
 
+@pytest.mark.integration
 def test_following_a_resource_of_server_everything_updates_it_in_place(
     wb: Workbench, browser: ToolBrowser
 ) -> None:

@@ -65,6 +65,7 @@ def browser_on_this_machine(panel: SignInPanel) -> None:
     come_back(panel.url)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("mode", "act", "summary"),
     [
@@ -90,6 +91,7 @@ def test_an_awaited_connection_signs_in_through_the_panel(
         assert wb.call("guarded.add", {"a": 2, "b": 3}).text == "5"
 
 
+@pytest.mark.integration
 def test_a_sync_connection_prints_the_link_and_takes_the_pasted_address(url: str) -> None:
     said: list[str] = []
     prompts: list[str] = []

@@ -100,6 +100,7 @@ def test_a_call_still_running_is_shown_as_not_finished(browser: ToolBrowser) -> 
     assert run.done.wait(15)
 
 
+@pytest.mark.integration
 def test_text_from_tools_and_results_is_escaped_in_the_html(
     wb: Workbench, browser: ToolBrowser
 ) -> None:
@@ -120,6 +121,7 @@ def test_text_from_tools_and_results_is_escaped_in_the_html(
     assert doc["lastCall"]["action"]["arguments"] == {"text": HOSTILE}  # data, kept as text
 
 
+@pytest.mark.integration
 def test_no_secret_of_a_server_reaches_the_snapshot(wb: Workbench, browser: ToolBrowser) -> None:
     wb.connect(
         "secretive",

@@ -66,6 +66,7 @@ def test_a_miss_says_so_instead_of_showing_nothing(demo: Workbench) -> None:
     assert answer["rows"] == [] and "Nothing matches 'zzqxv'" in answer["note"]
 
 
+@pytest.mark.integration
 def test_only_the_top_rows_cross_the_wire_with_ten_thousand_tools() -> None:
     registry = Registry()
     for server in range(100):
@@ -117,6 +118,7 @@ PASTES = {
 }
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("shape", list(PASTES))
 def test_f10_a_100000_character_paste_at_10000_tools_is_bounded_work(
     ten_thousand: Registry, shape: str, monkeypatch: pytest.MonkeyPatch

@@ -33,6 +33,7 @@ from tests.workshop.make import make, make_command, project_copy, scratch_env
 URL = re.compile(r"http://127\.0\.0\.1:\d+/lab/tree/workshop/quickstart\.ipynb\?token=(\w+)")
 
 
+@pytest.mark.integration
 def test_working_copies_are_made_once_and_reset_on_demand(tmp_path: Path) -> None:
     project = project_copy(tmp_path / "project")
     env = scratch_env(tmp_path / "home")

@@ -26,6 +26,7 @@ def test_ordinary_documents_load_as_safe_load_loads_them() -> None:
     assert load("") is None
 
 
+@pytest.mark.integration
 def test_aliases_up_to_the_budget_load_and_one_more_alias_is_refused() -> None:
     leaves = MAX_ALIAS_NODES // 10  # each alias of a 9-item list stands for 10 nodes
     within = "x: &x [" + ", ".join("a" * 9) + "]\ny: [" + ", ".join(["*x"] * leaves) + "]\n"

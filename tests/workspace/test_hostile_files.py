@@ -136,6 +136,7 @@ def test_g7_a_recursive_anchor_fails_its_file_in_one_line(
     assert the_rest_loaded(report)
 
 
+@pytest.mark.integration
 def test_g7_nesting_too_deep_fails_its_file_in_one_line(wb: Workbench, root: Path) -> None:
     deep = "x-deep: " + "[" * 5_000 + "]" * 5_000 + "\n"
     (root / "events" / "deep.yaml").write_text(document("deep", deep))

@@ -27,6 +27,7 @@ def test_connect_demo_shows_its_tools(mcp: Callable[[str], Any]) -> None:
     assert bundle["text/plain"].startswith("11 tools")
 
 
+@pytest.mark.integration
 def test_stdio_command_after_double_dash(mcp: Callable[[str], Any], state: KernelState) -> None:
     _, captured = mcp(f"connect stdio_demo --env WORKBENCH_TEST=1 --timeout 20 -- {STDIO}")
     try:
@@ -66,6 +67,7 @@ def test_http_options_reach_the_workbench(
     assert "No tools." in shown(captured)
 
 
+@pytest.mark.integration
 def test_config_file_connects_each_server_and_lists_failures(
     mcp: Callable[[str], Any], state: KernelState, tmp_path: Path
 ) -> None:
@@ -140,6 +142,7 @@ def test_f6_the_reserved_names_are_one_line_usage_errors(mcp: Callable[[str], An
         mcp("connect demo -- mcp-server-time")
 
 
+@pytest.mark.integration
 def test_f8_a_bad_entry_is_listed_failed_while_the_others_connect(
     mcp: Callable[[str], Any], state: KernelState, tmp_path: Path
 ) -> None:

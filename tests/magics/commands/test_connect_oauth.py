@@ -43,6 +43,7 @@ def settings_of(mcp: Mcp, state: KernelState) -> Iterator[Callable[[str], OAuthS
             mcp(f"disconnect {NAME}")
 
 
+@pytest.mark.integration
 def test_oauth_alone_is_the_default_settings(settings_of: Any) -> None:
     assert settings_of("--oauth") == OAuthSettings()
     assert settings_of("") is None

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 from workbench.kernel import KernelState
@@ -13,6 +14,7 @@ from workbench.kernel import KernelState
 Mcp = Callable[[str], Any]
 
 
+@pytest.mark.integration
 def test_disconnect_all_keeps_the_notebook_server(
     ip: InteractiveShell, mcp: Mcp, state: KernelState
 ) -> None:

@@ -11,6 +11,7 @@ from IPython.core.error import UsageError
 Mcp = Callable[[str], Any]
 
 
+@pytest.mark.integration
 def test_a_level_is_confirmed_in_one_line(mcp: Mcp, everything: str) -> None:
     value, captured = mcp(f"log-level {everything} debug")
     assert value is None

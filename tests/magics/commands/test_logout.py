@@ -79,6 +79,7 @@ def test_logout_is_listed_and_completes_server_names(
     assert found == servers and "demo" in found
 
 
+@pytest.mark.integration
 def test_signed_in_connect_call_logout_and_sign_in_again(
     mcp: Mcp, state: KernelState, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

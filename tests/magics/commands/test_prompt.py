@@ -56,6 +56,7 @@ def test_mistakes_are_one_line_usage_errors(mcp: Mcp, line: str, message: str) -
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.integration
 def test_a_prompt_of_server_everything(mcp: Mcp, everything: str) -> None:
     result, _ = mcp("prompt args-prompt city=Paris state='Île-de-France'")
     assert result.server == everything

@@ -20,6 +20,7 @@ def test_prompts_of_every_server(mcp: Mcp) -> None:
     assert "explain_tool" in bundle["text/plain"]
 
 
+@pytest.mark.integration
 def test_prompts_of_one_server(mcp: Mcp, everything: str) -> None:
     _, captured = mcp(f"prompts {everything}")
     assert "args-prompt" in shown(captured) and "explain_tool" not in shown(captured)

@@ -75,6 +75,7 @@ def test_mistakes_are_one_line_usage_errors(mcp: Mcp, line: str, message: str) -
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.integration
 @pytest.mark.timeout(60)
 def test_a_subscription_redraws_the_output_in_place(
     ip: InteractiveShell, mcp: Mcp, state: KernelState, everything: str
@@ -109,6 +110,7 @@ def test_a_subscription_redraws_the_output_in_place(
         mcp(f"read {DOCUMENT} --unsubscribe")
 
 
+@pytest.mark.integration
 def test_subscribing_again_replaces_the_subscription(mcp: Mcp, everything: str) -> None:
     """A re-run cell follows the resource once: the subscription before is stopped."""
     first, _ = mcp(f"read {DOCUMENT} --subscribe")

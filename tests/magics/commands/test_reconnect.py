@@ -6,12 +6,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from tests.magics.magic_output import shown
 from workbench.kernel import KernelState
 
 Mcp = Callable[[str], Any]
 
 
+@pytest.mark.integration
 def test_reconnect_and_disconnect(mcp: Mcp, state: KernelState) -> None:
     mcp(f"connect second -- {sys.executable} -m workbench.mcp.demo")
     try:

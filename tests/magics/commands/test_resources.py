@@ -39,6 +39,7 @@ def test_a_cursor_needs_a_server(mcp: Mcp) -> None:
         mcp("resources --cursor abc")
 
 
+@pytest.mark.integration
 def test_resources_and_templates_of_server_everything(mcp: Mcp, everything: str) -> None:
     _, captured = mcp(f"resources {everything}")
     assert "demo://resource/static/document/" in shown(captured)

@@ -44,6 +44,7 @@ async def names(client: Client[Any]) -> list[str]:
     return sorted(tool.name for tool in await client.list_tools())
 
 
+@pytest.mark.integration
 @pytest.mark.usefixtures("served")
 def test_serve_prints_url_masked_token_and_configs(mcp: Mcp, state: KernelState) -> None:
     value, captured = mcp("serve --exclude loud --page-size 10")
@@ -91,6 +92,7 @@ def test_token_from_the_environment_and_instructions_from_a_file(
     assert said == "Use hush for secrets."
 
 
+@pytest.mark.integration
 @pytest.mark.usefixtures("served")
 def test_gateway_serves_the_proxy_pair(mcp: Mcp, state: KernelState) -> None:
     _, captured = mcp("serve --gateway only")
@@ -110,6 +112,7 @@ def test_no_auth_warns_and_a_remote_host_needs_the_flag(mcp: Mcp, state: KernelS
     assert "Authorization" not in captured.stdout
 
 
+@pytest.mark.integration
 def test_serve_a_connection_through_the_workbench(mcp: Mcp, state: KernelState) -> None:
     wb = state.workbench
     assert "demo" in [info.name for info in wb.servers()]

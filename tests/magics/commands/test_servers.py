@@ -34,6 +34,7 @@ def test_servers_table_shows_each_connected_servers_ping(mcp: Mcp) -> None:
 BANNER = f"echo 'Welcome, not JSON-RPC'; exec {sys.executable} -m workbench.mcp.demo"
 
 
+@pytest.mark.integration
 def test_servers_name_shows_the_row_and_the_library_log(mcp: Mcp) -> None:
     """F20: what the SDK logged about a server (a banner on stdout) is shown on request."""
     mcp(f'connect srvlog -- sh -c "{BANNER}"')

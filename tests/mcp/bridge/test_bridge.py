@@ -271,6 +271,7 @@ def test_context_manager_closes() -> None:
 # -- awaiting from another loop ---------------------------------------------------------------
 
 
+@pytest.mark.integration
 def test_arun_does_not_block_the_callers_loop(bridge: Bridge) -> None:
     async def cell() -> tuple[str, int]:
         ticks = 0
@@ -291,6 +292,7 @@ def test_arun_does_not_block_the_callers_loop(bridge: Bridge) -> None:
     assert ticks >= 10  # ~25 if the loop was free
 
 
+@pytest.mark.integration
 def test_arun_wakes_the_callers_loop_in_short_slices(bridge: Bridge) -> None:
     """The caller's selector never blocks longer than ~0.1 s while arun waits."""
 
@@ -518,6 +520,7 @@ def test_f15_submit_result_cancels_on_sigint_when_the_handler_does_not_raise(
         signal.signal(signal.SIGINT, original)
 
 
+@pytest.mark.integration
 def test_f15_a_timed_out_result_leaves_the_call_running(bridge: Bridge) -> None:
     slow = Slow()
     future = bridge.submit(slow(0.5))
@@ -526,6 +529,7 @@ def test_f15_a_timed_out_result_leaves_the_call_running(bridge: Bridge) -> None:
     assert future.result(timeout=5) == "finished"
 
 
+@pytest.mark.integration
 def test_f15_wrap_future_keeps_the_awaiting_loop_waking_and_cancels_the_task(
     bridge: Bridge,
 ) -> None:
@@ -581,6 +585,7 @@ def test_f17_notebook_coroutines_run_on_the_callers_free_loop_else_on_a_worker(
     assert run_in_new_loop(awaited()) == ("MainThread", False)
 
 
+@pytest.mark.integration
 def test_f17_a_blocking_notebook_coroutine_leaves_the_bridge_free(bridge: Bridge) -> None:
     async def block() -> str:
         time.sleep(1.0)

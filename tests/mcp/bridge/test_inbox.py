@@ -170,6 +170,7 @@ def test_timeout_error_when_another_thread_blocks(bridge: Bridge) -> None:
     assert ran == []
 
 
+@pytest.mark.integration
 def test_timeout_error_when_the_answer_comes_too_late(bridge: Bridge) -> None:
     def slow() -> str:
         time.sleep(0.6)

@@ -47,6 +47,7 @@ def timed(run: Callable[[], Any]) -> tuple[Any, float]:
         return error, time.monotonic() - started
 
 
+@pytest.mark.integration
 def test_f18_a_displaced_tool_waiting_on_a_fresh_cell_queue_is_stopped(bridge: Bridge) -> None:
     queue: asyncio.Queue[str] = asyncio.Queue()  # made "in a cell", never waited on yet
 
@@ -61,6 +62,7 @@ def test_f18_a_displaced_tool_waiting_on_a_fresh_cell_queue_is_stopped(bridge: B
     assert run_in_new_loop(queue.get()) == "still usable"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "primitive", ["event", "lock", "condition", "semaphore", "wait_for", "gather"]
 )
@@ -90,6 +92,7 @@ def test_f18_every_asyncio_object_a_stuck_tool_can_wait_on_is_recognised(
     assert seconds < 5, f"stopped after {seconds:.1f} s"
 
 
+@pytest.mark.integration
 def test_f17_a_tool_handing_work_to_the_blocked_kernel_loop_is_stopped(bridge: Bridge) -> None:
     async def kernel() -> tuple[Any, float]:
         kernel_loop = asyncio.get_running_loop()
@@ -126,6 +129,7 @@ def test_f17_the_same_hand_over_awaited_runs(bridge: Bridge) -> None:
     assert run_in_new_loop(kernel()) == ("ran on the kernel's loop", False)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("shape", ["thread", "sleep", "own producer", "other thread's future"])
 def test_tools_that_only_look_stuck_run_to_their_end(bridge: Bridge, shape: str) -> None:
     """A wait something on the tool's own loop or thread will end is never stopped."""
@@ -159,6 +163,7 @@ def test_tools_that_only_look_stuck_run_to_their_end(bridge: Bridge, shape: str)
     )
 
 
+@pytest.mark.integration
 def test_f18_blocking_on_a_tool_running_on_the_kernels_loop_says_to_await(
     bridge: Bridge,
 ) -> None:

@@ -28,6 +28,8 @@ from workbench.errors import ConnectionFailedError
 from workbench.mcp.oauth.tokens import forget
 from workbench.session import Workbench
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:

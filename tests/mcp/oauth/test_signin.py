@@ -67,6 +67,7 @@ def test_a_returned_url_completes_without_a_listener() -> None:
     assert router.asked == [(AUTHORIZE, False)]
 
 
+@pytest.mark.integration
 def test_none_without_a_listener_is_unanswered_and_silence_times_out() -> None:
     with pytest.raises(SignInUnanswered):
         asyncio.run(wait_for_redirect("srv", AUTHORIZE, Router(lambda u, d: None), None, 5))
@@ -102,6 +103,7 @@ def test_the_listener_wins_the_race_and_tells_the_waiting_form() -> None:
         sock.bind(("127.0.0.1", port))
 
 
+@pytest.mark.integration
 def test_a_paste_beats_a_listener_that_hears_nothing_and_the_port_is_freed() -> None:
     port = free_port()
 
@@ -210,6 +212,7 @@ def test_nobody_prints_the_link_with_a_warning(capsys: pytest.CaptureFixture[str
     assert AUTHORIZE in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_a_cancelled_sign_in_frees_the_port_too() -> None:
     port = free_port()
 

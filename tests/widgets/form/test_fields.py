@@ -22,6 +22,7 @@ from workbench.widgets.form.fields import join
 PURE = ("fields", "refs", "leaves", "schema", "values", "hints")
 
 
+@pytest.mark.integration
 def test_the_pure_rooms_of_the_form_load_no_ipywidgets() -> None:
     imports = "\n".join(f"import workbench.widgets.form.{name}" for name in PURE)
     code = (
