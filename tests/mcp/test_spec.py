@@ -192,7 +192,14 @@ def test_g4_a_spec_made_by_hand_with_a_number_still_describes_itself() -> None:
         ({"url": "http://h.test/mcp", "token": "HDR-SECRET-9191\x00"}, "token"),
         ({"url": "http://h.test/mcp", "token": "HDR-SECRET-9191\x1b[2J"}, "token"),
         ({"command": "cat", "env": {"K": "HDR-SECRET-9191\x00"}}, "env value of 'K'"),
-        ({"command": "cat", "env": {"K=V": "x"}}, "env"),
+        ({"command": "cat", "env": {"K=HDR-SECRET-9191": "x"}}, "env name 'K=...'"),
+        (
+            {
+                "url": "http://h.test/mcp",
+                "headers": {"Authorization: Bearer HDR-SECRET-9191\n": ""},
+            },
+            "header name",
+        ),
     ],
 )
 def test_g21_control_characters_are_refused_without_echoing_the_value(

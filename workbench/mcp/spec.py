@@ -249,9 +249,10 @@ def _env(value: object) -> dict[str, str]:
     env = _text_mapping("env", value)
     for key, item in env.items():
         if not key or "=" in key or "\0" in key:
+            name, equals, _ = key.partition("=")  # what follows '=' may be a value
             raise ServerSpecError(
-                f"The env name {key!r} cannot be used: env names must be strings "
-                "without '=' or NUL."
+                f"The env name {name + ('=...' if equals else '')!r} cannot be used: env "
+                "names must be strings without '=' or NUL."
             )
         if "\0" in item:
             raise ServerSpecError(
@@ -268,8 +269,8 @@ def _headers(value: object) -> dict[str, str]:
     for key, item in headers.items():
         if not key.strip() or _CONTROL.search(key):
             raise ServerSpecError(
-                f"The header name {key!r} cannot be sent: header names must be strings "
-                "without control characters."
+                f"The header name {mask_text(repr(key))} cannot be sent: header names must be "
+                "strings without control characters."
             )
         if _CONTROL.search(item):
             raise ServerSpecError(
