@@ -163,6 +163,7 @@ def test_g4_non_text_values_are_one_line_errors(settings: dict[str, object], say
     assert "8080" not in message and "12345" not in message
 
 
+@pytest.mark.integration
 def test_g4_a_bad_value_adds_no_connection_and_servers_still_work(wb: Workbench) -> None:
     from workbench.lab.state import state_document
 

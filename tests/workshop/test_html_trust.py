@@ -26,6 +26,8 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 HOSTILE_HTML_WIDGET = '<img src=x onerror="window.__xss=1">'
 
+pytestmark = pytest.mark.integration  # nbconvert's first export takes a second or two
+
 
 class Runnable(HTMLParser):
     """What a browser would run in a page: every script's text, every ``on*`` handler."""
