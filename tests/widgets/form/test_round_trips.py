@@ -171,6 +171,7 @@ def real_server_schemas() -> dict[str, dict[str, Any]]:
     }
 
 
+@pytest.mark.integration
 def test_real_servers_tools_round_trip_through_their_forms() -> None:
     outcomes: dict[str, str] = {}
     for server, schemas in real_server_schemas().items():
