@@ -284,7 +284,7 @@ $(BIN)/python:
 	         "run 'sudo apt-get install python3-venv' and try again." >&2; exit 1; \
 	  fi; \
 	fi
-	@echo "==> Creating $(VENV)"
+	@echo "==> Creating $(VENV) and updating its pip (about 20 s, quietly)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet $(PIP_FROM) --upgrade pip
 
@@ -454,6 +454,9 @@ $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP):
 	       "newer); install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
 	fi
 	rm -f $(CLIENTS)/npm/.installed-*
+	@echo "==> The MCP clients the tests drive (conformance $(CONFORMANCE_VERSION), Inspector"
+	@echo "    $(INSPECTOR_VERSION)) and the Nodes they and the tests run on, into $(CLIENTS)/npm"
+	@echo "    (npm, --ignore-scripts; about 380 MB, a minute)"
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/npm \
 	  @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION) \
 	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) \
