@@ -262,10 +262,8 @@ def test_a_handler_error_goes_to_the_server(bridge: Bridge, answers: ClientAnswe
         bridge.run(answers.elicit(QUESTION, None))
 
 
-def test_roots_default_to_the_working_folder(bridge: Bridge) -> None:
-    from pathlib import Path
-
-    assert ClientAnswers(bridge).roots == [Path.cwd().as_uri()]
+def test_roots_offers_none_by_default(bridge: Bridge) -> None:
+    assert ClientAnswers(bridge).roots == []  # a server keeps its own folders
 
 
 # -- the fastmcp callbacks of one connection ------------------------------------------------

@@ -279,8 +279,8 @@ def test_sampling_reaches_the_handler(demo: Workbench) -> None:
     assert prompts[0].system_prompt and prompts[0].max_tokens
 
 
-def test_roots_default_to_the_working_folder(wb: Workbench, tmp_path: Path) -> None:
-    assert wb.roots() == [Path.cwd().as_uri()]
+def test_roots_offers_none_until_set(wb: Workbench, tmp_path: Path) -> None:
+    assert wb.roots() == []
     assert wb.roots([tmp_path, "file:///data"]) == [tmp_path.as_uri(), "file:///data"]
     assert wb.roots() == [tmp_path.as_uri(), "file:///data"]
 

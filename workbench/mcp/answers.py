@@ -25,7 +25,6 @@ import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from workbench.errors import UnansweredRequestWarning
@@ -113,7 +112,7 @@ class ClientAnswers:
         self.sign_in_handler: SignInHandler | None = None
         self.asker: Asker | None = None
         self.timeout = ASK_TIMEOUT
-        self.roots: list[str] = roots if roots is not None else [Path.cwd().as_uri()]
+        self.roots: list[str] = list(roots or ())  # none unless the person sets some (roots.py)
         self._main_thread = main_thread
 
     # -- elicitation ----------------------------------------------------------------------

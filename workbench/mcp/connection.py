@@ -30,6 +30,7 @@ from workbench.mcp.failures import (
 )
 from workbench.mcp.live import Listening, listened_for, reconnect, start_listening
 from workbench.mcp.quiet import quiet_handshake_era_requests, working_for
+from workbench.mcp.roots import refused_path_note
 from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
 from workbench.mcp.warm_up import warm_up_result_validation
@@ -243,7 +244,11 @@ class Connection:
         )
         update: dict[str, Any] = {"duration": time.perf_counter() - started}
         if observation.is_error:
-            update |= {"error_kind": ErrorKind.TOOL_ERROR, "error_message": observation.text}
+            message = observation.text
+            roots = self._answers.roots if self._answers is not None else []
+            note = refused_path_note(self.name, message, roots)
+            message = message if note is None else f"{message}\n{note}"
+            update |= {"error_kind": ErrorKind.TOOL_ERROR, "error_message": message}
         return observation.model_copy(update=update)
 
     async def request(

@@ -255,7 +255,9 @@ class Offerings:
     def roots(self, roots: Iterable[str | Path] | None = None) -> list[str]:
         """The roots (folders) offered to servers; given a list, offer those instead and
         tell every connected server (``notifications/roots/list_changed``). Paths become
-        ``file://`` URIs. The default is the folder the Workbench was made in."""
+        ``file://`` URIs. None are offered until set (roots are deprecated in MCP
+        2026-07-28): a server that takes roots, such as server-filesystem, may then use only
+        them, in place of the folders on its command line."""
         if roots is not None:
             self._answers.roots = [_root_uri(root) for root in roots]
             connections = self._connected()
