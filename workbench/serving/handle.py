@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypedDict
 
 import uvicorn
-from starlette.middleware import Middleware
 
 from workbench.config import expand
 from workbench.errors import ConfigError, ServeError, ServeWarning
@@ -123,23 +122,23 @@ class ServeHandle:
         self.url = f"http://{shown_host}:{port}{PATH}"
         self.guard = ConnectionGuard(token, where=f"Serving at {self.url}")
         """The connections' deadlines and caps, and what they closed (``guard.counts``)."""
-        cap = Middleware(
-            SessionCap,
-            limit=max_sessions,
-            sessions=self._sessions,
-            authorised=self.guard.authorised,
-        )
         self._app = server.http_app(
             path=PATH,
-            middleware=[cap],
             host_origin_protection=True,
             allowed_hosts=["*"] if ipaddress.ip_address(host).is_unspecified else None,
             session_idle_timeout=session_idle_timeout,
         )
         listening.guard = self.guard
         quiet_accept_errors()
-        config = uvicorn.Config(
+        capped = SessionCap(
             self._app,
+            path=PATH,
+            limit=max_sessions,
+            sessions=self._sessions,
+            authorised=self.guard.authorised,
+        )
+        config = uvicorn.Config(
+            capped,
             http=GuardedProtocol.bound(self.guard),
             log_config=None,
             log_level="warning",

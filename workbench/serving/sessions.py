@@ -3,7 +3,7 @@ cap the session idle the longest makes room for a new one.
 
 The idle timeout is the MCP SDK's own (``session_idle_timeout``: no request in flight, an
 open GET stream counting as one, for that long ends the session; its id then answers 404).
-The cap is ``SessionCap``, an ASGI middleware in front of the MCP route: a request that
+The cap is ``SessionCap``, an ASGI middleware in front of the served app: a request that
 would open a session (a POST without ``Mcp-Session-Id``) and carries the token, while
 ``limit`` sessions are open, first ends the session idle the longest, as its idle timeout
 would have; when every session is busy it is refused with 503. A request without the token
@@ -84,17 +84,24 @@ class SessionCap:
         self,
         app: Any,
         *,
+        path: str,
         limit: int,
         sessions: Callable[[], dict[str, Any]],
         authorised: Callable[[Headers], bool],
     ) -> None:
         self.app = app
+        self.path = path
         self.limit = limit
         self.sessions = sessions
         self.authorised = authorised
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        opens = scope["type"] == "http" and scope["method"] == "POST" and self._opens(scope)
+        opens = (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"].rstrip("/") == self.path
+            and self._opens(scope)
+        )
         if opens and not make_room(self.sessions(), self.limit):
             await _refuse(send)
             return
