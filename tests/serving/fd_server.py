@@ -8,6 +8,7 @@ read from stdin:
 - ``exhaust``: open /dev/null until the process is out of file descriptors, and keep them;
 - ``release``: close them again;
 - ``counts``: what the server's connection guard did, and the connections open now;
+- ``open``: whether the process can still open a file (``{"error": ...}`` when not);
 - ``quit``: stop serving and exit.
 """
 
@@ -53,6 +54,12 @@ def main(limit: int) -> None:
                     os.close(fd)
                 say({"released": len(held)})
                 held.clear()
+            elif command == "open":
+                try:
+                    os.close(os.open(os.devnull, os.O_RDONLY))
+                    say({"opened": True})
+                except OSError as error:
+                    say({"error": str(error)})
             elif command == "counts":
                 counts = dataclasses.asdict(handle.guard.counts)
                 say(counts | {"open": handle.guard.open, "pending": handle.guard.pending})

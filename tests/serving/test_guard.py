@@ -186,6 +186,7 @@ def test_g3_half_sent_requests_are_closed_and_the_token_holder_is_served(
     try:
         assert eventually(lambda: holder.open_now >= 100, 20), "the attack never got going"
         assert authorised_call(served.url) == 5  # (b) served during the attack
+        can_open = served.ask("open")  # and the process can still open files
         during = holder.open_now
     finally:
         holder.stop()
@@ -194,6 +195,7 @@ def test_g3_half_sent_requests_are_closed_and_the_token_holder_is_served(
     stderr = served.stop()
 
     assert during > 0  # the call was answered while half-sent requests were held
+    assert can_open == {"opened": True}
     assert holder.left_open == 0  # (a) every one closed by the server...
     assert max(holder.lifetimes) <= HEADER_TIMEOUT + SLACK  # ...within the bound
     assert counts["open"] <= LIMIT // 2
