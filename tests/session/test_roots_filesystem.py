@@ -13,23 +13,14 @@ from tests.installed import ROOT, Installed
 from tests.polling import wait_for
 from workbench import Workbench
 
-FILESYSTEM_VERSION = "2026.8.31"
-"""The server-filesystem these tests run (to join the Makefile's ``servers`` pins)."""
-FS = Installed(ROOT / ".cache" / "servers" / "fs", "servers", "MCP servers")
+FS = Installed(ROOT / ".cache" / "servers" / "fs", "test-servers", "MCP servers")
 
 pytestmark = pytest.mark.integration
 
 
 def filesystem_server() -> list[str]:
-    """``node <server-filesystem>/dist/index.js``, or a failure saying how to install it."""
-    home = FS.folder / "node_modules" / "@modelcontextprotocol" / "server-filesystem"
-    manifest = home / "package.json"
-    if not manifest.is_file():
-        FS.missing(
-            f"@modelcontextprotocol/server-filesystem is not installed ({manifest}): "
-            f"npm install --ignore-scripts --no-audit --no-fund --prefix {FS.folder} "
-            f"@modelcontextprotocol/server-filesystem@{FILESYSTEM_VERSION}."
-        )
+    """``node <server-filesystem>/dist/index.js``, at the Makefile's FILESYSTEM_VERSION."""
+    home, _ = FS.npm_package("server-filesystem", "FILESYSTEM_VERSION")
     return [FS.node(), str(FS.script(home, "dist/index.js"))]
 
 
