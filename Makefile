@@ -92,7 +92,7 @@ FROM_WHEELHOUSE = From $(WHEELHOUSE)/, no network: the project as 'make wheelhou
 FROM_WHERE = $(if $(WHEELHOUSE),$(FROM_WHEELHOUSE),$(FROM_INDEX))
 
 .PHONY: lab lab-install reset-notebooks wheelhouse html test lint format typecheck test-fast \
-        test-latest lock dist servers test-servers clients browser node which-build-node labextension clean help
+        test-latest test-lowest lock dist servers test-servers clients browser node which-build-node labextension clean help
 
 help:
 	@echo "make lab        set up and open JupyterLab on $(START), a working copy of notebooks/"
@@ -102,6 +102,7 @@ help:
 	@echo "make test       set up and run lint, type checks and every test (kernel and browser tests included)"
 	@echo "make test-fast  the quick tests: no kernel, browser, build or integration test (about a minute)"
 	@echo "make test-latest  the whole suite in a throwaway venv with the newest versions pyproject allows"
+	@echo "make test-lowest  the quick tests against the oldest versions pyproject allows"
 	@echo "make lock       refresh the lock files in requirements/ (then make test, then commit them)"
 	@echo "make dist       build the sdist and wheel into dist/, twine check them, smoke-test the wheel"
 	@echo "make servers    install the real MCP servers the tests run into $(SERVERS)"
@@ -376,6 +377,21 @@ test-latest:
 	touch $(LATEST_VENV)/.deps-dev $(LATEST_VENV)/.deps-lab $(LATEST_VENV)/.installed-dev \
 	  $(LATEST_VENV)/.installed-lab
 	$(MAKE) --no-print-directory test VENV=$(LATEST_VENV)
+
+# The lower bounds, checked on purpose (not in CI): the oldest versions pyproject.toml's ranges
+# allow for the workbench's own dependencies (uv's lowest-direct resolution), then the quick
+# tests against them. A failure means a lower bound to raise.
+LOWEST_VENV := .cache/venv-lowest
+test-lowest:
+	rm -rf $(LOWEST_VENV)
+	$(BIN)/uv pip compile --quiet --resolution lowest-direct pyproject.toml requirements/build.in \
+	  --extra dev -o $(LOWEST_VENV).txt
+	$(PYTHON) -m venv $(LOWEST_VENV)
+	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST_VENV)/bin/python -m pip install --progress-bar on -r $(LOWEST_VENV).txt
+	SKIP_JUPYTER_BUILDER=1 $(LOWEST_VENV)/bin/python -m pip install --quiet --no-deps \
+	  --no-build-isolation -e .
+	$(LOWEST_VENV)/bin/pytest -m "not kernel and not browser and not build and not integration"
 
 # Node.js builds the extension (jlpm, rspack) and npm installs the MCP servers. Debian's nodejs
 # and npm are installed when we are root and they are missing. The build needs Node 20 or newer:
