@@ -106,3 +106,50 @@ def wait_until_answering(
             assert server.poll() is None, f"{what} exited at start (code {server.returncode})"
             assert time.monotonic() < deadline, f"{what} did not answer within {timeout:.0f} s"
             time.sleep(0.1)
+
+
+class JsonLines:
+    """A helper process driven one line at a time: ``ask(command)`` writes a line to its
+    stdin and returns the JSON object it prints as its answer (the outside clients and the
+    served notebook of the serving tests). ``quit()`` asks it to stop, then kills it."""
+
+    def __init__(self, command: list[str], **popen: Any) -> None:
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, **popen
+        )
+
+    def ask(self, command: str, timeout: float = 30) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        return self.read(timeout)
+
+    def read(self, timeout: float) -> dict[str, Any]:
+        """The next answer; fails with ``silence()`` when none comes within ``timeout``."""
+        import select
+
+        stdout = self.process.stdout
+        assert stdout is not None
+        ready, _, _ = select.select([stdout], [], [], timeout)
+        line = stdout.readline() if ready else ""
+        if not line:
+            raise AssertionError(self.silence())
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def silence(self) -> str:
+        """What a missing answer says (subclasses add the process's stderr)."""
+        return "the helper process gave no answer"
+
+    def quit(self, timeout: float = 10) -> None:
+        """Send ``quit`` and wait; kill it when it does not stop."""
+        if self.process.poll() is not None:
+            return
+        try:
+            assert self.process.stdin is not None
+            self.process.stdin.write("quit\n")
+            self.process.stdin.flush()
+            self.process.wait(timeout)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait(10)

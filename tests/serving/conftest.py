@@ -7,8 +7,6 @@ driven one JSON line at a time, so nothing in this process stands in for the net
 from __future__ import annotations
 
 import asyncio
-import json
-import select
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterator
@@ -18,51 +16,28 @@ from typing import Any, TypeVar
 import pytest
 from fastmcp import Client
 
+from tests.processes import JsonLines
+
 SCRIPT = Path(__file__).with_name("outside_client.py")
 T = TypeVar("T")
 
 
-class Outside:
+class Outside(JsonLines):
     """One outside client process; ``ask(line)`` sends a command and returns its answer."""
 
     def __init__(self, url: str, token: str | None, mode: str = "legacy") -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(SCRIPT), url, token or "-", mode],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+        super().__init__(
+            [sys.executable, str(SCRIPT), url, token or "-", mode], stderr=subprocess.PIPE
         )
-        assert self._read(60) == {"ready": True}
-
-    def ask(self, line: str, timeout: float = 30) -> dict[str, Any]:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        return self._read(timeout)
+        assert self.read(60) == {"ready": True}
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            try:
-                assert self.process.stdin is not None
-                self.process.stdin.write("quit\n")
-                self.process.stdin.flush()
-                self.process.wait(10)
-            except (OSError, subprocess.TimeoutExpired):
-                self.process.kill()
-                self.process.wait(10)
+        self.quit()
 
-    def _read(self, timeout: float) -> dict[str, Any]:
-        stdout = self.process.stdout
-        assert stdout is not None
-        ready, _, _ = select.select([stdout], [], [], timeout)
-        line = stdout.readline() if ready else ""
-        if not line:
-            self.process.kill()
-            _, err = self.process.communicate(timeout=10)
-            raise AssertionError(f"the outside client gave no answer:\n{err[-3000:]}")
-        answer: dict[str, Any] = json.loads(line)
-        return answer
+    def silence(self) -> str:
+        self.process.kill()
+        _, err = self.process.communicate(timeout=10)
+        return f"the outside client gave no answer:\n{err[-3000:]}"
 
 
 @pytest.fixture

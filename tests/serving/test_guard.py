@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
-import select
 import selectors
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -26,6 +23,7 @@ import pytest
 from fastmcp import Client
 
 from tests.polling import eventually
+from tests.processes import JsonLines
 from workbench.serving.guard import HEADER_TIMEOUT
 from workbench.session import Workbench
 
@@ -41,50 +39,28 @@ QUIET = 4000
 pytestmark = pytest.mark.integration
 
 
-class Served:
+class Served(JsonLines):
     """The served notebook's process; ``ask(command)`` returns its one-line JSON answer."""
 
     def __init__(self, stderr: Path) -> None:
         self.stderr = stderr
         with stderr.open("wb") as err:
-            self.process = subprocess.Popen(
+            super().__init__(
                 [sys.executable, str(SCRIPT), str(LIMIT)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
                 stderr=err,
-                text=True,
                 env=os.environ | {"WORKBENCH_TEST_TOKEN": TOKEN},
             )
-        self.url: str = self._read(60)["url"]
+        self.url: str = self.read(60)["url"]
         self.port = urlparse(self.url).port or 0
-
-    def ask(self, command: str, timeout: float = 30) -> dict[str, Any]:
-        assert self.process.stdin is not None
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        return self._read(timeout)
 
     def stop(self) -> str:
         """Stop the process; what it wrote to stderr."""
-        if self.process.poll() is None:
-            with contextlib.suppress(AssertionError):  # it may say nothing as it goes
-                self.ask("quit", timeout=1)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        with contextlib.suppress(AssertionError):  # it may say nothing as it goes
+            self.quit(timeout=15)
         return self.stderr.read_text(errors="replace")
 
-    def _read(self, timeout: float) -> dict[str, Any]:
-        stdout = self.process.stdout
-        assert stdout is not None
-        ready, _, _ = select.select([stdout], [], [], timeout)
-        line = stdout.readline() if ready else ""
-        if not line:
-            raise AssertionError(f"the served process gave no answer: {self.stderr.read_text()}")
-        answer: dict[str, Any] = json.loads(line)
-        return answer
+    def silence(self) -> str:
+        return f"the served process gave no answer: {self.stderr.read_text()}"
 
 
 @pytest.fixture
