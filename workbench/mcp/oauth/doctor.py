@@ -68,7 +68,7 @@ def damaged_cache(name: str, chain: Sequence[BaseException]) -> str | None:
     a file was, unreadable), or None. Logging out removes the cache whole; the parser's
     words are left out, as they may quote what the files hold."""
     for error in chain:
-        if type(error).__module__.startswith("key_value."):
+        if type(error).__module__.startswith("key_value.") or _about_the_cache(error):
             cause = error
             while cause.__cause__ is not None:
                 cause = cause.__cause__
@@ -78,6 +78,17 @@ def damaged_cache(name: str, chain: Sequence[BaseException]) -> str | None:
                 f"(or wb.logout({name!r})), then connect again to sign in anew."
             )
     return None
+
+
+def _about_the_cache(error: BaseException) -> bool:
+    """An OS-level failure on a file of the token cache that the store did not wrap: a link
+    loop (``RuntimeError`` from ``Path.resolve``), a permission or I/O error."""
+    from workbench.mcp.oauth.tokens import cache_root
+
+    if not isinstance(error, OSError | RuntimeError):
+        return False
+    root = str(cache_root())
+    return root in str(error) or str(getattr(error, "filename", "")).startswith(root)
 
 
 def well_known_addresses(url: str) -> list[str]:
