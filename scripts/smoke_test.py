@@ -34,7 +34,7 @@ def check_installed_outside_the_checkout() -> None:
     import workbench
 
     checkout = Path(__file__).resolve().parents[1]
-    if checkout in Path(workbench.__file__).resolve().parents:
+    if Path(workbench.__file__).resolve().parent == checkout / "workbench":
         fail(f"workbench is imported from this checkout ({workbench.__file__}), not the wheel")
 
 
