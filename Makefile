@@ -204,9 +204,11 @@ wheelhouse: labextension | $(VENV)/.installed-lab
 	@echo "==> $(WHEELHOUSE_DIR)/: $$(ls $(WHEELHOUSE_DIR) | wc -l) files, $$(du -sh $(WHEELHOUSE_DIR) | cut -f1)." \
 	  "'make lab' now installs from it with no network (copy the repository with it)."
 
-test: $(VENV)/.installed-dev labextension servers test-servers clients browser \
-      $(TEST_WHEELHOUSE)/.complete \
-      $(HTML_ASSETS)/.complete
+# The servers, clients, wheelhouse and export scripts are independent downloads: fetched side
+# by side (-j4), which takes about a minute off a fresh clone's run.
+test: $(VENV)/.installed-dev labextension browser
+	$(MAKE) --no-print-directory -j4 servers test-servers clients $(TEST_WHEELHOUSE)/.complete \
+	  $(HTML_ASSETS)/.complete
 	$(MAKE) --no-print-directory lint typecheck
 	$(BIN)/pytest
 

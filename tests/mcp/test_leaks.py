@@ -15,6 +15,10 @@ from tests.polling import eventually
 from tests.processes import children, run_python
 from workbench.session import Workbench
 
+CALLS, CYCLES = 300, 8
+"""Enough that a leak per call or per connection stands out (+300, +8), in a fraction of
+the 50 s that 1,000 calls and 20 cycles took."""
+
 
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
@@ -54,13 +58,13 @@ def test_many_calls_and_cycles_leave_nothing_behind(everything_stdio: list[str])
 
     with Workbench() as wb:
         wb.connect("demo")
-        for i in range(1000):
+        for i in range(CALLS):
             assert not wb.call("demo.add", {"a": i, "b": 1}).is_error
-        for cycle in range(20):
+        for cycle in range(CYCLES):
             wb.connect("everything", command=everything_stdio[0], args=everything_stdio[1:])
             assert wb.call("everything.echo", {"message": str(cycle)}).text.endswith(str(cycle))
             wb.disconnect("everything")
-        assert len(wb.history) == 1020
+        assert len(wb.history) == CALLS + CYCLES
 
     assert new_threads(threads) == []
     # More descriptors than before is a leak; fewer is earlier tests' garbage going away.
