@@ -365,7 +365,11 @@ lock: $(VENV)/.installed-dev
 
 # Drift, found on purpose (not in CI): a throwaway venv with the newest versions the ranges in
 # pyproject.toml allow, no lock, then the whole suite against it.
-LATEST_VENV := .cache/venv-latest
+# Outside the checkout: `make test` links the extension into the venv it tests
+# (share/jupyter/labextensions/mcp-workbench -> workbench/labextension), and hatchling, walking
+# the checkout for the sdist, would meet that link first and leave the real folder out.
+SCRATCH ?= $(or $(TMPDIR),/tmp)/jupyter-mcp-workbench-$(notdir $(CURDIR))
+LATEST_VENV := $(SCRATCH)/venv-latest
 test-latest:
 	rm -rf $(LATEST_VENV)
 	$(PYTHON) -m venv $(LATEST_VENV)
