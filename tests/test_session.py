@@ -309,7 +309,7 @@ def test_proxy_pair_calls_through_the_workbench(demo: Workbench) -> None:
     proxy = demo.proxy
     found = proxy.find_tools("add two numbers")
     assert found["tools"][0]["id"] == "demo.add"
-    assert proxy.call_tool("demo.add", {"a": 1, "b": 2}) == "3.0"
+    assert proxy.call_tool("demo.add", {"a": 1, "b": 2}) == "3"
     assert proxy.call_tool("demo.add", {"a": "x"}).startswith(
         "[Tool error] demo.add: invalid_arguments:"
     )
@@ -553,7 +553,7 @@ def test_f14_a_workbench_nobody_references_releases_its_thread_and_servers() -> 
     for _ in range(5):  # a re-run `wb = Workbench(); wb.connect(...)` cell
         wb = Workbench()
         wb.connect("x", command=DEMO_STDIO[0], args=DEMO_STDIO[1:])
-        assert wb.call("x.add", {"a": 1, "b": 2}).text == "3.0"
+        assert wb.call("x.add", {"a": 1, "b": 2}).text == "3"
         gc.collect()
     assert eventually(lambda: len(bridge_threads()) == threads + 1), bridge_threads()
     assert eventually(lambda: len(children(DEMO_STDIO[-1]) - kids) == 1)

@@ -35,7 +35,7 @@ def test_quickstart_runs_in_the_browser(lab: LabPage, ui: str) -> None:
     assert "11 tools" in shown and "demo.slow_count" in shown  # %mcp connect demo
     assert "connected" in shown  # %mcp servers
     assert re.search(r"1\s+demo\.draw_chart", shown)  # %mcp search, best hit first
-    assert "{'result': 5.0}" in shown  # _ after %mcp call demo.add
+    assert "{'result': 5}" in shown  # _ after %mcp call demo.add
     assert "Error · tool_error" in shown and "this is a drill" in shown  # a failing call
     assert "4/4" in shown  # the slow count's progress bar, updated in place
     assert "notebook.initials" in shown and "read-only" in shown  # the %%tool card

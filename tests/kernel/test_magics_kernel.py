@@ -166,10 +166,10 @@ def test_call_by_id_by_bare_name_and_underscore(
     assert document["kind"] == "observation" and "toolId" in document
     assert document["structuredContent"] == {"result": 5.0} and not document["isError"]
     assert OBSERVATION in kernel.ok("%mcp call add a=1 b=1").result
-    assert kernel.ok("print(_.structured_content)").stdout.strip() == "{'result': 2.0}"
+    assert kernel.ok("print(_.structured_content)").stdout.strip() == "{'result': 2}"
     assigned = kernel.ok('obs = %mcp call demo.add {"a": 4, "b": 4}')
     assert assigned.data("execute_result") == []
-    assert kernel.ok("print(obs.structured_content)").stdout.strip() == "{'result': 8.0}"
+    assert kernel.ok("print(obs.structured_content)").stdout.strip() == "{'result': 8}"
 
 
 def test_an_image_and_a_failing_call(kernel: Kernel) -> None:

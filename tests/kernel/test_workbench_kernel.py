@@ -61,9 +61,9 @@ def kernel(nest_patch: Any, kernel_launcher: Callable[..., Any]) -> Iterator[Ker
 
 def test_sync_call_in_a_later_cell(kernel: Kernel) -> None:
     out = kernel.ok('print(wb.call("demo.add", {"a": 2, "b": 3}).structured_content)')
-    assert out.strip() == "{'result': 5.0}"
+    assert out.strip() == "{'result': 5}"
     out = kernel.ok('print(wb.call("stdio_demo.add", {"a": 1, "b": 1}).structured_content)')
-    assert out.strip() == "{'result': 2.0}"
+    assert out.strip() == "{'result': 2}"
 
 
 def test_awaited_call(kernel: Kernel) -> None:
@@ -75,7 +75,7 @@ def test_sync_call_inside_an_async_cell(kernel: Kernel) -> None:
     out = kernel.ok(
         'await asyncio.sleep(0)\nprint(wb.call("demo.add", {"a": 1, "b": 2}).structured_content)'
     )
-    assert out.strip() == "{'result': 3.0}"
+    assert out.strip() == "{'result': 3}"
 
 
 def test_twenty_concurrent_awaited_calls(kernel: Kernel) -> None:
@@ -136,4 +136,4 @@ def test_f11_a_stdio_server_killed_between_calls_is_restarted_by_the_next_call(
         'status = {i.name: i.status for i in wb.servers()}["stdio_demo"]\n'
         "print(first.error_kind, status, first.structured_content)"
     )
-    assert out.strip() == "None connected {'result': 2.0}"
+    assert out.strip() == "None connected {'result': 2}"

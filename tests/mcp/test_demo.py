@@ -121,6 +121,16 @@ async def test_add(client: Client[Any]) -> None:
     assert result.data == 2.5
 
 
+async def test_add_of_whole_numbers_is_a_whole_number_in_every_view(client: Client[Any]) -> None:
+    result = await client.call_tool("add", {"a": 2, "b": 3})
+    assert _text(result) == "5"  # text/plain and the HTML view read this, Lab the structured
+    assert result.structured_content == {"result": 5}
+    assert type(result.structured_content["result"]) is int
+    (tool,) = [tool for tool in await client.list_tools() if tool.name == "add"]
+    assert tool.output_schema is not None
+    assert tool.output_schema["properties"]["result"] == {"type": "number"}
+
+
 async def test_text_stats_has_an_output_schema_and_structured_content(
     client: Client[Any],
 ) -> None:

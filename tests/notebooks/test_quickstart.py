@@ -69,7 +69,7 @@ def test_quickstart_runs_and_shows_observations() -> None:
     assert "demo.slow_count" in shown and "11 tools" in shown  # %mcp connect demo
     assert "connected" in shown  # %mcp servers
     assert "1   demo.draw_chart" in shown  # %mcp search, best hit first
-    assert "{'result': 5.0}" in shown  # _ after %mcp call demo.add
+    assert "{'result': 5}" in shown  # _ after %mcp call demo.add
     assert "Error · tool_error" in shown and "this is a drill" in shown  # a failing call
     assert "4/4" in shown  # the progress of the slow count, updated in place
     assert "notebook.initials" in shown and "read-only" in shown  # the %%tool card

@@ -19,7 +19,7 @@ from fastmcp import Context, FastMCP
 from fastmcp.exceptions import ToolError
 from fastmcp.utilities.types import Image
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, Field, FiniteFloat
+from pydantic import BaseModel, Field, FiniteFloat, WithJsonSchema
 
 from workbench.mcp.demo.png import bar_chart_png
 from workbench.tools.from_function import reflow
@@ -60,12 +60,20 @@ class TextStats(BaseModel):
     most_common: list[WordCount] = Field(description="The most frequent words, most first.")
 
 
+Number = Annotated[int | float, WithJsonSchema({"type": "number"})]
+"""JSON's one number type, as a result: an int stays an int (``5``, not ``5.0``)."""
+_EXACT = 2**53
+"""Whole floats below this are exact ints."""
+
+
 def add(
     a: Annotated[float, Field(description="The first number.")],
     b: Annotated[float, Field(description="The second number.")],
-) -> float:
+) -> Number:
     """Add two numbers: the smallest possible tool, to see a call and its result."""
-    return a + b
+    total = a + b
+    # A whole sum is an int, so the text, the structured content and Lab all show 5, not 5.0.
+    return int(total) if total.is_integer() and abs(total) < _EXACT else total
 
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
