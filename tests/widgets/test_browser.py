@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.polling import wait_for
+from tests.widgets.form.form_screen import field_input
 from workbench import tool
 from workbench.errors import ConnectionWarning
 from workbench.session import Workbench
@@ -93,6 +94,31 @@ def test_a_nested_object_with_an_array_goes_through_the_form(
     assert stored is not None
     assert [person["name"] for person in stored["event"]["attendees"]] == ["Ada", "Grace"]
     assert stored["event"]["when"]["duration_minutes"] == 90
+
+
+def test_one_call_shows_every_problem_of_the_nested_form(
+    wb: Workbench, browser: ToolBrowser
+) -> None:
+    # newcomer-3 friction 12: the first Call named only the whole number, the second the rest.
+    event = {
+        "title": "MCP workshop",
+        "when": {"date": "tomorrow", "start": "9.30"},
+        "attendees": [{"name": "Ada", "email": "ada-at-example.org"}],
+    }
+    browser.open("demo.create_event", {"event": event})
+    form = browser.panel.form
+    assert form is not None
+    field_input(form, "event.when.duration_minutes").value = "ninety"
+    assert browser.panel.call() is None
+    assert "4 problems in the form" in browser.panel.message.value
+    assert sorted(path for path, _ in form.problems) == [
+        "event.attendees.0.email",
+        "event.when.date",
+        "event.when.duration_minutes",
+        "event.when.start",
+    ]
+    assert "e-mail address" in dict(form.problems)["event.attendees.0.email"]
+    assert list(wb.history) == []  # nothing was sent
 
 
 @pytest.mark.integration

@@ -27,6 +27,9 @@ ROOT = "(arguments)"
 """The path of the arguments as a whole."""
 MAX_LISTED = 10
 """Longer enums are cut in the message; the detail lists them all."""
+_FORMAT = "format: "
+_PATTERN = "pattern: "
+"""How a problem's detail starts, naming the keyword it came from."""
 
 _Kind = jsonschema_rs.ValidationErrorKind
 
@@ -72,7 +75,7 @@ FORMAT_NAMES = {
     "date": "a date (e.g. 2025-05-01)",
     "time": "a time (e.g. 14:30)",
     "date-time": "a date and time (e.g. 2025-05-01T14:30:00Z)",
-    "email": "an email address (e.g. ada@example.org)",
+    "email": "an e-mail address (e.g. ada@example.org)",
     "uri": "a URI (e.g. https://example.org)",
     "uuid": "a UUID (e.g. 123e4567-e89b-12d3-a456-426614174000)",
 }
@@ -116,8 +119,13 @@ class Problem(tuple[str, str]):
 
 
 def problems_of(errors: Iterable[jsonschema_rs.ValidationError]) -> list[Problem]:
-    """Every error of ``Validator.iter_errors``, as problems for people."""
-    return [problem for error in errors for problem in _explain(error)]
+    """Every error of ``Validator.iter_errors``, as problems for people.
+
+    A value that breaks both its format and its pattern (an e-mail field declaring both)
+    gets the format's sentence only: it says what is wanted; the pattern stays a detail."""
+    found = [problem for error in errors for problem in _explain(error)]
+    formats = {p.path for p in found if (p.detail or "").startswith(_FORMAT)}
+    return [p for p in found if p.path not in formats or not (p.detail or "").startswith(_PATTERN)]
 
 
 def path_of(error: jsonschema_rs.ValidationError, *more: str) -> str:
@@ -137,11 +145,11 @@ def _explain(error: jsonschema_rs.ValidationError) -> Iterator[Problem]:
         yield from _none_matched(error, kind.context)
     elif isinstance(kind, _Kind.Pattern):
         yield Problem(
-            path_of(error), "does not match the expected pattern", f"pattern: {kind.pattern}"
+            path_of(error), "does not match the expected pattern", f"{_PATTERN}{kind.pattern}"
         )
     elif isinstance(kind, _Kind.Format):
         name = FORMAT_NAMES.get(kind.format, f"in the {kind.format} format")
-        yield Problem(path_of(error), f"must be {name}", f"format: {kind.format}")
+        yield Problem(path_of(error), f"must be {name}", f"{_FORMAT}{kind.format}")
     else:
         message, detail = _sentence(error)
         yield Problem(path_of(error), message, detail)

@@ -206,7 +206,7 @@ class CallPanel:
         same_tool = self.entry is not None and self.entry.id == entry.id
         self.entry = entry
         self.card.value = ToolCard(entry).to_html()
-        self.form = FormView(entry.input_schema, arguments=arguments)
+        self.form = FormView(entry.input_schema, arguments=arguments, validate=entry.problems)
         self.form_box.children = (self.form.widget,)
         self.call_button.disabled = False
         self.message.value = ""

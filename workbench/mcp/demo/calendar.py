@@ -32,6 +32,7 @@ class Person(BaseModel):
     email: str | None = Field(
         default=None,
         pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$",
+        json_schema_extra={"format": "email"},  # says what the pattern checks
         description="Where to send the invitation; optional.",
     )
 

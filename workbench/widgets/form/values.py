@@ -9,7 +9,9 @@ applies defaults), or null when it is required and nullable.
 ``to_arguments`` only converts: it raises ``FormError`` for a value that cannot become JSON
 at all (``abc`` in a number field, bad JSON text, an empty list item). Whether the arguments
 are *valid* (bounds, lengths, patterns, required fields) is the registry validator's call,
-so that the form and the call never disagree.
+so that the form and the call never disagree. ``convert`` reads on past such values (each
+becomes null and its error is listed), so that the validator can judge the rest at once and
+the person sees every problem in one round.
 """
 
 from __future__ import annotations
@@ -41,12 +43,40 @@ _OMIT: Any = object()
 def to_arguments(form: FormField, values: Any) -> dict[str, Any]:
     """Turn form values into call arguments; raise ``FormError`` naming a field whose value
     cannot be converted."""
-    result = _convert(form, values, "")
+    return _root(_convert(form, values, "", None))
+
+
+def convert(form: FormField, values: Any) -> tuple[dict[str, Any], list[FormError]]:
+    """Form values as call arguments, reading past what does not convert: each such value is
+    null in the arguments (so array items keep their places) and its ``FormError`` listed."""
+    errors: list[FormError] = []
+    try:
+        return _root(_convert(form, values, "", errors)), errors
+    except FormError as error:
+        return {}, [*errors, error]
+
+
+def _root(result: Any) -> dict[str, Any]:
     if result is _OMIT:
         return {}
     if not isinstance(result, dict):
         raise FormError(ROOT_PATH, "the arguments must be a JSON object")
     return result
+
+
+Errors = list[FormError] | None
+"""Where ``_convert`` lists what does not convert; None raises the first instead."""
+
+
+def _part(errors: Errors, convert_part: Any, *args: Any) -> Any:
+    """One property or item, its error listed (and the value null) when errors are listed."""
+    if errors is None:
+        return convert_part(*args, errors)
+    try:
+        return convert_part(*args, errors)
+    except FormError as error:
+        errors.append(error)
+        return None
 
 
 def _empty(field: FormField, value: Any) -> bool:
@@ -58,7 +88,7 @@ def _empty(field: FormField, value: Any) -> bool:
     return isinstance(field, text_kinds) and isinstance(value, str) and not value.strip()
 
 
-def _convert(field: FormField, value: Any, where: str) -> Any:
+def _convert(field: FormField, value: Any, where: str, errors: Errors) -> Any:
     if _empty(field, value):
         return None if field.nullable and field.required else _OMIT
     if isinstance(field, ObjectField):
@@ -68,30 +98,32 @@ def _convert(field: FormField, value: Any, where: str) -> Any:
             return _OMIT
         result: dict[str, Any] = {}
         for prop in field.properties:
-            converted = _convert(prop, value.get(prop.name), join(where, prop.name))
+            converted = _part(errors, _convert, prop, value.get(prop.name), join(where, prop.name))
             if converted is not _OMIT:
                 result[prop.name] = converted
         return result
     if isinstance(field, ArrayField):
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
             raise FormError(where or ROOT_PATH, "expected a list")
-        return [_item(field.item, item, f"{where}[{i}]") for i, item in enumerate(value)]
+        return [
+            _part(errors, _item, field.item, item, f"{where}[{i}]") for i, item in enumerate(value)
+        ]
     if isinstance(field, ChoiceField):
-        return _convert_choice(field, value, where)
+        return _convert_choice(field, value, where, errors)
     if isinstance(field, JsonField):
         return _parse_json(value, where)
     return _scalar(field, value, where or ROOT_PATH)
 
 
-def _item(field: FormField, value: Any, where: str) -> Any:
+def _item(field: FormField, value: Any, where: str, errors: Errors) -> Any:
     """An array item: an empty one cannot be left out of its list, so it is an error."""
-    converted = _convert(field, value, where)
+    converted = _convert(field, value, where, errors)
     if converted is _OMIT:
         raise FormError(where, "needs a value (or remove the item)")
     return converted
 
 
-def _convert_choice(field: ChoiceField, value: Any, where: str) -> Any:
+def _convert_choice(field: ChoiceField, value: Any, where: str, errors: Errors) -> Any:
     option = value.get("option") if isinstance(value, Mapping) else None
     if not isinstance(option, int) or not 0 <= option < len(field.options):
         raise FormError(where or ROOT_PATH, "choose one of the options")
@@ -100,7 +132,7 @@ def _convert_choice(field: ChoiceField, value: Any, where: str) -> Any:
         return chosen.value
     if _empty(chosen, inner):
         return None if field.required and field.nullable else _OMIT
-    return _convert(chosen, inner, where)
+    return _convert(chosen, inner, where, errors)
 
 
 def _parse_json(value: Any, where: str) -> Any:

@@ -23,6 +23,7 @@ from workbench.widgets.form.nested import make
 from workbench.widgets.form.nodes import Node
 from workbench.widgets.form.schema import build_form
 from workbench.widgets.form.values import (
+    convert,
     initial_values,
     json_text,
     to_arguments,
@@ -97,18 +98,29 @@ class FormView:
     def arguments(self) -> dict[str, Any]:
         """The call arguments: from the form, or parsed from the JSON editor in JSON mode.
 
-        Clears what was shown before. Raises ``FormError`` only for a value that cannot
-        become arguments, and shows it under its field (or above the editor); whether the
-        arguments are valid is ``show_problems``'s business.
+        Clears what was shown before. Raises ``FormError`` only for values that cannot
+        become arguments, shown under their fields (or above the editor); whether the
+        arguments are valid is ``show_problems``'s business. With ``validate``, the rest of
+        the form is judged too before raising, so every problem shows in one round (the
+        error then counts them all).
         """
         self._clear_errors()
-        try:
-            if self._json_mode:
+        if self._json_mode:
+            try:
                 return self._parse_editor()
-            return to_arguments(self.form, self._root.get())
-        except FormError as error:
-            self._show_error(error)
-            raise
+            except FormError as error:
+                self._show_error(error)
+                raise
+        arguments, failed = convert(self.form, self._root.get())
+        if not failed:
+            return arguments
+        found: list[tuple[str, str]] = [_as_problem(error) for error in failed]
+        if self.validate is not None:
+            found += [p for p in self.validate(arguments) if not _under(p[0], failed)]
+        self.show_problems(found)
+        if len(found) == 1:
+            raise failed[0]
+        raise FormProblems(len(found))
 
     def show_problems(self, problems: Problems) -> None:
         """Show the validator's problems, each under the field its path names (or, with no
@@ -264,6 +276,32 @@ class FormView:
         self.problems = []
         if self._message is not None:
             self._show_message(None)
+
+
+class FormProblems(FormError):
+    """Several values of the form are wrong; each is shown under its field."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(ROOT_PATH, f"{count} problems in the form: see under the fields.")
+        self.args = (self.message,)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _as_problem(error: FormError) -> tuple[str, str]:
+    """A conversion error as the validator words a problem: its path, then why."""
+    return validator_path(error.path), error.message
+
+
+def _under(path: str, failed: Sequence[FormError]) -> bool:
+    """Whether a validator problem is about a value that did not convert (it was sent as
+    null, so the validator's word on it is beside the point)."""
+    for error in failed:
+        where = validator_path(error.path)
+        if where == ROOT_PATH or path == where or path.startswith(where + "."):
+            return True
+    return False
 
 
 def _place(nodes: Mapping[str, Node], path: str) -> tuple[Node | None, str]:
