@@ -1,9 +1,11 @@
 """The tool browser's saved snapshot in a real page, JupyterLab and Notebook 7 (issue 15,
 point 2): run notebooks/browse.ipynb, search by typing, open a tool and call it from the
 widget; the live widget shows (not the snapshot) and typing keeps its focus while the
-snapshot is updated under it. Save, leave, shut the kernel down, re-open without running:
-the cell shows the snapshot (search, results, open tool, last call, the "run the cell" line),
-never "model not found" nor a raw "VBox(" repr; the same for an untrusted copy.
+snapshot is updated under it. Save, then Kernel > Shut Down Kernel with the notebook open:
+the teardown (servers going one by one) changes nothing, so the notebook stays unmodified and
+saving again writes the same snapshot (newcomer-3, friction 3). Leave, re-open without
+running: the cell shows the snapshot (search, results, open tool, last call, the "run the
+cell" line), never "model not found" nor a raw "VBox(" repr; the same for an untrusted copy.
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ def call_add(lab: LabPage, live: Locator) -> None:
     expect(live.locator(".wb-call-panel .wb-result")).to_contain_text("42", timeout=20_000)
 
 
-def run_browse_call_and_save(lab: LabPage, ui: UI) -> None:
+def run_browse_call_and_save(lab: LabPage, ui: UI) -> dict[str, Any]:
+    """Run the notebook, search, call demo.add from the widget, save; the saved snapshot."""
     lab.open_notebook(NOTEBOOK, ui=ui)
     lab.run_all()
     output = output_of(lab)
@@ -108,6 +111,28 @@ def run_browse_call_and_save(lab: LabPage, ui: UI) -> None:
     doc = snapshot_of(lab.save(NOTEBOOK, until=lambda notebook: settled(snapshot_of(notebook))))
     assert doc["results"][0]["id"] == "demo.add"
     assert doc["lastCall"]["action"]["arguments"] == {"a": 2, "b": 40}
+    return doc
+
+
+def shut_kernel_down_in_page(lab: LabPage) -> None:
+    """Kernel > Shut Down Kernel, the notebook staying open, until its kernel has ended."""
+    path = lab.notebook_path(NOTEBOOK)
+    kernels = {
+        s["kernel"]["id"] for s in lab.server.api("GET", "/api/sessions") if s["path"] == path
+    }
+    assert len(kernels) == 1, kernels
+    lab.menu("Kernel", "Shut Down Kernel")
+    deadline = time.monotonic() + 30
+    while kernels & {kernel["id"] for kernel in lab.server.api("GET", "/api/kernels")}:
+        assert time.monotonic() < deadline, "the kernel was not shut down within 30 s"
+        time.sleep(0.2)
+    time.sleep(1.0)  # what the kernel sent while ending reaches the page: it may arrive late
+
+
+def assert_unmodified(lab: LabPage) -> None:
+    """The open notebook is not marked modified (Lab's tab, Notebook 7's title)."""
+    dirty = lab.page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty, .jp-mod-dirty")
+    expect(dirty).to_have_count(0)
 
 
 def assert_snapshot_shown(lab: LabPage, step: str) -> None:
@@ -149,7 +174,11 @@ def is_trusted(lab: LabPage, path: str) -> bool:
 def test_a_reopened_browser_cell_shows_its_snapshot_trusted_and_untrusted(
     lab: LabPage, ui: UI
 ) -> None:
-    run_browse_call_and_save(lab, ui)
+    saved = run_browse_call_and_save(lab, ui)
+    shut_kernel_down_in_page(lab)
+    lab.screenshot("after-kernel-shutdown")
+    assert_unmodified(lab)
+    assert snapshot_of(lab.save(NOTEBOOK)) == saved
     lab.untrusted_copy(NOTEBOOK, SHARED)
     assert is_trusted(lab, NOTEBOOK) and not is_trusted(lab, SHARED)
     lab.leave_and_stop_kernel()

@@ -2,7 +2,8 @@
 snapshot, then update_display_data under the same display id, sent as children of the cell
 that displayed it (that is how JupyterLab routes them to that cell's output) whichever
 message or thread caused them; a burst of keystrokes is coalesced; the page's quiet clock and
-the end of a cell flush what is pending.
+the end of a cell flush what is pending. Shutting the kernel down leaves the display (and
+the live widget) as they were, though its servers go one by one (newcomer-3, friction 3).
 
 The client plays the page: it sends the comm messages a page sends (a keystroke's
 ``request`` update, the clock's ``settled`` custom message) and reads iopub.
@@ -147,3 +148,32 @@ def test_the_display_is_updated_in_place_as_a_child_of_its_cell(kernel: KernelSe
     _, messages = run(kernel, "browser.close()")
     closing = updates(messages, display_id)[-1]["content"]["data"]
     assert WIDGET_MIME not in closing and closing[BROWSER_MIME]["query"] == "slow"
+
+    # Shutting the kernel down tears its servers down one by one: a browser left open keeps
+    # its last live state, in its display and in its widget (no update, no widget message).
+    _, messages = run(
+        kernel, "browser = workbench.browse('chart')\nbrowser.open('demo.draw_chart')\nbrowser"
+    )
+    display_id = next(m for m in messages if m["msg_type"] == "display_data")["content"][
+        "transient"
+    ]["display_id"]
+    run(kernel, "pass")
+    after = shut_down(kernel)
+    assert any(m["msg_type"] == "shutdown_reply" for m in after), [m["msg_type"] for m in after]
+    assert not updates(after, display_id), updates(after, display_id)[-1]["content"]["data"]
+    assert not [m for m in after if m["msg_type"] == "comm_msg"]
+
+
+def shut_down(kernel: KernelSession, timeout: float = 20.0) -> list[Any]:
+    """Ask the kernel to shut down, as Kernel > Shut Down Kernel does; every iopub message
+    until its process has ended."""
+    kernel.kc.shutdown()
+    deadline = time.monotonic() + timeout
+    seen: list[Any] = []
+    while time.monotonic() < deadline:
+        try:
+            seen.append(kernel.kc.get_iopub_msg(timeout=0.2))
+        except queue.Empty:
+            if not kernel.km.is_alive():
+                return seen
+    raise AssertionError(f"the kernel still runs {timeout} s after shutdown_request")

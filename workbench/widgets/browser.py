@@ -28,6 +28,7 @@ from workbench.widgets.history_view import HistoryView
 from workbench.widgets.prompts_view import PromptsView
 from workbench.widgets.resources_view import ResourcesView
 from workbench.widgets.servers_view import ServersView
+from workbench.widgets.shutdown import shutting_down
 from workbench.widgets.snapshot import BrowserOutput
 from workbench.widgets.tool_list import ToolList
 
@@ -157,6 +158,8 @@ class ToolBrowser:
     def _on_server_change(self, change: Any) -> None:
         """A server announced a new list of resources or prompts (on the bridge thread);
         ``change`` is the Workbench's ``ServerChange`` (``what``, ``server``, ``uri``)."""
+        if shutting_down():
+            return
         if change.what == "resources":
             self.resources.refresh()
         elif change.what == "prompts":
@@ -166,8 +169,12 @@ class ToolBrowser:
         """The registry changed (on the bridge thread, or in a cell): refresh what shows it.
 
         A view must never break the connection or cell that changed the registry, so a
-        failure here is shown in the browser's header rather than raised.
+        failure here is shown in the browser's header rather than raised. Once the kernel
+        is shutting down, its servers going one by one are not news: the browser stays as
+        it was (``shutdown.py``).
         """
+        if shutting_down():
+            return
         try:
             self._follow(server)
         except Exception as error:

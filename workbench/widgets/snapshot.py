@@ -40,6 +40,7 @@ from workbench.display.browser_snapshot import BrowserSnapshot, LastCall, Result
 from workbench.display.mime import BROWSER_MIME
 from workbench.display.observation import ObservationView
 from workbench.display.tool_card import ToolCard
+from workbench.widgets.shutdown import shutting_down
 
 if TYPE_CHECKING:
     from workbench.registry import ToolEntry
@@ -163,8 +164,9 @@ class BrowserOutput:
         self._hook_cells()
 
     def changed(self, *, urgent: bool = False) -> None:
-        """Something the snapshot shows changed (any thread); never raises."""
-        if self._closed or not self._targets:
+        """Something the snapshot shows changed (any thread); never raises. Nothing is
+        published once the kernel is shutting down: the display keeps its last live state."""
+        if self._closed or not self._targets or shutting_down():
             return
         try:
             with self._lock:
@@ -180,7 +182,7 @@ class BrowserOutput:
         """Publish a pending change now, if there is one (any thread); never raises."""
         try:
             with self._lock:
-                if self._flushed < self._seq and not self._closed:
+                if self._flushed < self._seq and not self._closed and not shutting_down():
                     self._flush()
         except Exception:
             return
@@ -193,7 +195,8 @@ class BrowserOutput:
         try:
             with self._lock:
                 self._closed = True
-                self._publish(self.bundle(live=False))
+                if not shutting_down():
+                    self._publish(self.bundle(live=False))
         except Exception:
             pass
         finally:
