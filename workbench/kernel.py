@@ -8,8 +8,10 @@ its own; the widget room never needs to know about the extension.
 
 from __future__ import annotations
 
+import inspect
 import weakref
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from workbench.errors import WorkbenchError
 
@@ -89,7 +91,83 @@ def state_of(shell: InteractiveShell) -> KernelState:
     state = _STATES.get(shell)
     if state is None:
         state = _STATES[shell] = KernelState()
+        idle_after_concurrent_comms(getattr(shell, "kernel", None))
     return state
+
+
+# -- widget messages while a cell awaits ----------------------------------------------------
+
+COMM_MESSAGES = frozenset({"comm_open", "comm_msg", "comm_close"})
+_PATCHED = "_workbench_idle_after_comms"
+
+
+def idle_after_concurrent_comms(kernel: Any) -> bool:
+    """Make ipykernel end each widget message handled while a cell awaits with an ``idle``.
+
+    ipykernel 7 handles ``comm_*`` messages concurrently with an awaiting cell (the panels of
+    ``await wb.acall(...)`` need that) but publishes no busy/idle for them. The ipywidgets
+    page sends one update per model, then holds every later change until an ``idle`` whose
+    parent is that update: without one, a typed ``10`` reached the kernel as ``1``. So after
+    such a message this publishes that ``idle``, then ``busy`` again for the request still
+    running (the cell's parent), so the page does not show an idle kernel. Comms handled the
+    usual way (no cell running) already get both and are left alone. True when installed (or
+    already); False for a kernel without concurrent comm dispatch, left as it is.
+    """
+    dispatch = getattr(kernel, "dispatch_shell", None)
+    if dispatch is None or getattr(dispatch, _PATCHED, False):
+        return dispatch is not None
+    try:
+        concurrent = "concurrent" in inspect.signature(dispatch).parameters
+    except (TypeError, ValueError):
+        concurrent = False
+    needed = ("_publish_status", "get_parent")
+    if not concurrent or not all(callable(getattr(kernel, name, None)) for name in needed):
+        return False
+    kernel.dispatch_shell = _idle_after(kernel, dispatch)
+    return True
+
+
+def _idle_after(
+    kernel: Any, dispatch: Callable[..., Coroutine[Any, Any, Any]]
+) -> Callable[..., Coroutine[Any, Any, Any]]:
+    async def dispatch_shell(
+        msg: Any, /, subshell_id: str | None = None, *, concurrent: bool = False
+    ) -> Any:
+        if not concurrent:
+            return await dispatch(msg, subshell_id=subshell_id)
+        running = kernel.get_parent("shell")  # the cell the comm message came in beside
+        try:
+            return await dispatch(msg, subshell_id=subshell_id, concurrent=True)
+        finally:
+            handled = kernel.get_parent("shell")  # set by ipykernel once it read the message
+            if handled is not running and _msg_type(handled) in COMM_MESSAGES:
+                kernel._publish_status("idle", "shell", parent=handled)
+                if _msg_type(running) and _still_running(kernel, subshell_id):
+                    kernel._publish_status("busy", "shell", parent=running)
+
+    setattr(dispatch_shell, _PATCHED, True)
+    return dispatch_shell
+
+
+def _msg_type(message: Any) -> str:
+    header = message.get("header") if isinstance(message, dict) else None
+    return str(header.get("msg_type") or "") if isinstance(header, dict) else ""
+
+
+def _still_running(kernel: Any, subshell_id: str | None) -> bool:
+    """Whether a request still holds the shell's lock: the cell may have ended between the
+    comm message's arrival and its handling, and then no ``busy`` must follow."""
+    if subshell_id is None:
+        lock = getattr(kernel, "_main_asyncio_lock", None)
+    else:
+        manager = getattr(getattr(kernel, "shell_channel_thread", None), "manager", None)
+        lookup = getattr(manager, "get_subshell_asyncio_lock", None)
+        try:
+            lock = lookup(subshell_id) if lookup is not None else None
+        except Exception:
+            lock = None
+    locked = getattr(lock, "locked", None)
+    return bool(locked()) if callable(locked) else False
 
 
 def forget(shell: InteractiveShell) -> None:

@@ -52,6 +52,27 @@ class Cell:
                 found[content["comm_id"]].update(content["data"].get("state", {}))
         return found
 
+    def outputs(self) -> list[dict[str, Any]]:
+        """The cell's outputs as a notebook keeps them: displays replaced by their updates
+        (``update_display_data`` by display id), ``clear_output`` applied."""
+        kept: list[dict[str, Any]] = []
+        for msg in self.messages:
+            kind, content = msg["msg_type"], msg["content"]
+            display_id = content.get("transient", {}).get("display_id")
+            if kind == "clear_output":
+                kept.clear()
+            elif kind in ("display_data", "execute_result", "stream", "error"):
+                kept.append({"display_id": display_id, "kind": kind, **content})
+            elif kind == "update_display_data":
+                for i, output in enumerate(kept):
+                    if display_id and output.get("display_id") == display_id:
+                        kept[i] = {"display_id": display_id, "kind": "display_data", **content}
+        return kept
+
+    def bundles(self) -> list[dict[str, Any]]:
+        """The data of each display the cell keeps."""
+        return [o["data"] for o in self.outputs() if o["kind"] == "display_data"]
+
     def displayed(self) -> list[str]:
         """The model ids of the widgets displayed in the cell's output."""
         return [
@@ -138,13 +159,14 @@ class Notebook:
         assert cell.status == "ok", cell.errors
         return cell
 
-    def comm(self, comm_id: str, data: dict[str, Any]) -> None:
-        """A message from the page to one widget model."""
+    def comm(self, comm_id: str, data: dict[str, Any]) -> str:
+        """A message from the page to one widget model; its msg_id."""
         msg = self.client.session.msg("comm_msg", {"comm_id": comm_id, "data": data})
         self.client.shell_channel.send(msg)
+        return str(msg["header"]["msg_id"])
 
-    def set_state(self, comm_id: str, **state: Any) -> None:
-        self.comm(comm_id, {"method": "update", "state": state, "buffer_paths": []})
+    def set_state(self, comm_id: str, **state: Any) -> str:
+        return self.comm(comm_id, {"method": "update", "state": state, "buffer_paths": []})
 
     def click(self, comm_id: str) -> None:
         self.comm(comm_id, {"method": "custom", "content": {"event": "click"}})
@@ -217,8 +239,71 @@ def test_an_awaited_call_shows_a_form_in_the_cell_and_takes_its_clicks(
     assert panel in cell.displayed()  # displayed in the calling cell's output
     summary = with_class(models, "wb-ask-summary")
     line = html.unescape(models[summary]["value"])
-    assert "demo: accepted, sent party_size=4, time='21:00', terrace=False" in line
+    sent = "demo: accepted, sent party_size=4, time='21:00', terrace=False"
+    assert sent in line
     assert models[panel]["children"] == [f"IPY_MODEL_{summary}"]
+    # While waiting, the display's text says where to answer, not the raw widget repr.
+    [waiting] = [m["content"]["data"] for m in cell.messages if m["msg_type"] == "display_data"]
+    assert "VBox(" not in waiting["text/plain"]
+    assert "answer in the panel" in waiting["text/plain"]
+    # Answered, the saved output is a static summary: no widget view left to load.
+    [saved] = cell.bundles()
+    assert WIDGET_VIEW not in saved
+    assert "VBox(" not in saved["text/plain"]
+    assert "demo asks (calling book_table): Book a table at Roma" in saved["text/plain"]
+    assert sent in saved["text/plain"]
+    assert sent in html.unescape(saved["text/html"])
+    assert "wb-ask-answered" in saved["text/html"]
+
+
+def test_widget_messages_while_a_cell_awaits_each_end_with_an_idle(notebook: Notebook) -> None:
+    """ipykernel handles them beside the awaiting cell; the page sends a model's next change
+    only after the idle of its last one, so each must get one (else a typed 10 arrives as 1),
+    and then the cell's busy again. A message handled the usual way gets one idle, as before."""
+    sent: list[str] = []
+
+    def type_digits(cell: Cell) -> bool:
+        models = cell.widgets()
+        if not any("wb-test-box" in state.get("_dom_classes", ()) for state in models.values()):
+            return False
+        box = with_class(models, "wb-test-box")
+        sent.extend(notebook.set_state(box, value=value) for value in (1, 10, 104))
+        return True
+
+    cell = notebook.ok(
+        "import asyncio, ipywidgets\n"
+        "box = ipywidgets.IntText(value=0, _dom_classes=('wb-test-box',))\n"
+        "display(box)\n"
+        "for _ in range(1000):\n"
+        "    if box.value == 104: break\n"
+        "    await asyncio.sleep(0.01)\n"
+        "print('saw', box.value)",
+        while_running=type_digits,
+    )
+    assert cell.stdout.strip() == "saw 104"
+    cell_id = cell.messages[0]["parent_header"]["msg_id"]
+    statuses = [
+        (m["parent_header"].get("msg_id"), m["content"]["execution_state"])
+        for m in cell.seen
+        if m["msg_type"] == "status"
+    ]
+    for msg_id in sent:
+        assert statuses.count((msg_id, "idle")) == 1, statuses
+        after = statuses[statuses.index((msg_id, "idle")) + 1 :]
+        assert after[0] == (cell_id, "busy"), statuses  # the page sees the cell still busy
+    assert statuses[-1] == (cell_id, "idle")
+
+    # No cell running: ipykernel's own busy and idle, nothing added.
+    alone = notebook.set_state(with_class(cell.widgets(), "wb-test-box"), value=5)
+    seen = [notebook.client.get_iopub_msg(timeout=10)]
+    while not (
+        seen[-1]["msg_type"] == "status" and seen[-1]["content"]["execution_state"] == "idle"
+    ):
+        seen.append(notebook.client.get_iopub_msg(timeout=10))
+    mine = [m["content"]["execution_state"] for m in seen if m["msg_type"] == "status"]
+    assert mine == ["busy", "idle"]
+    assert all(m["parent_header"].get("msg_id") == alone for m in seen)
+    notebook.ok("assert box.value == 5\nbox.close()")
 
 
 def test_nobody_clicking_declines_at_the_timeout(notebook: Notebook) -> None:
@@ -234,6 +319,9 @@ def test_nobody_clicking_declines_at_the_timeout(notebook: Notebook) -> None:
     assert time.monotonic() - started < 10
     models = cell.widgets()
     assert "timed out: declined" in models[with_class(models, "wb-ask-summary")]["value"]
+    [saved] = cell.bundles()
+    assert WIDGET_VIEW not in saved
+    assert saved["text/plain"].endswith("\ntimed out: declined")
 
 
 def test_sampling_by_input_in_a_sync_call(notebook: Notebook) -> None:
@@ -267,3 +355,4 @@ def test_a_python_handler_answers_server_everything_over_stdio(
     )
     assert cell.stdout.startswith("1 everything ")
     assert "accept" in cell.stdout and "Ada" in cell.stdout
+

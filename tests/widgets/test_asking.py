@@ -26,7 +26,7 @@ from workbench.features.asking import (
 )
 from workbench.session import Workbench
 from workbench.widgets.asking import NotebookAsker
-from workbench.widgets.asking_panels import ElicitationPanel, Panel, SamplingPanel
+from workbench.widgets.asking_panels import WIDGET_MIME, ElicitationPanel, Panel, SamplingPanel
 from workbench.widgets.asking_text import TextAsker, sent_summary
 from workbench.widgets.call_panel import CallPanel
 
@@ -197,6 +197,43 @@ def test_secret_fields_are_sent_but_never_shown() -> None:
     )
     assert panel.summary == "bank: accepted, sent user='ada', pin=***, api_token=***"
     assert "4711" not in texts(panel.widget) and "tok-" not in texts(panel.widget)
+    saved = str(panel.bundle())  # what the cell keeps once answered
+    assert "pin=***, api_token=***" in saved
+    assert "4711" not in saved and "tok-" not in saved
+
+
+def test_the_saved_output_is_a_static_summary_with_the_servers_text_escaped() -> None:
+    """Waiting: the widget's view and a note (never the raw ``VBox(...)`` repr); answered:
+    HTML and text only, saying who asked what and what was answered, the server's words as
+    data (escaped in HTML, control characters shown in text)."""
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    asker = NotebookAsker(show=lambda widget: None)
+    request = ElicitationRequest(
+        server="evil",
+        message="<img src=x onerror=alert(1)>\x1b[2J How many?",
+        schema=schema,
+        tool="count",
+    )
+    answer = answer_in_a_thread(asker.elicit_form, request, 30.0)
+    panel = asked(asker)
+    waiting = panel.bundle()
+    assert WIDGET_MIME in waiting
+    assert "VBox(" not in waiting["text/plain"]
+    assert "answer in the panel" in waiting["text/plain"]
+    assert isinstance(panel, ElicitationPanel)
+    field_input(panel.form, "n").value = "3"
+    updated: list[dict[str, Any]] = []
+    panel.when_finished(lambda: updated.append(panel.bundle()))
+    panel.accept_button.click()
+    assert answer.result(10) == ElicitationAnswer.accept({"n": 3})
+    [saved] = updated
+    assert set(saved) == {"text/plain", "text/html"}
+    assert saved["text/plain"] == (
+        "evil asks (calling count): <img src=x onerror=alert(1)>\u241b[2J How many?\n"
+        "evil: accepted, sent n=3"
+    )
+    assert "<img" not in saved["text/html"] and "&lt;img src=x" in saved["text/html"]
+    assert "evil: accepted, sent n=3" in saved["text/html"]
 
 
 def test_url_mode_shows_the_link_and_done_accepts() -> None:

@@ -12,7 +12,9 @@ Workbench, so this module stays cheap to import: ipywidgets load with the first 
 
 from __future__ import annotations
 
+import contextvars
 import threading
+import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,20 +33,43 @@ if TYPE_CHECKING:
 A = TypeVar("A")
 
 
-def _display(widget: Any) -> None:
+EARLY = 1.0
+"""Seconds before the caller's deadline at which a panel nobody answers gives up: its
+summary must reach the cell while the cell still runs (JupyterLab drops display updates
+for a cell that has finished)."""
+
+
+def _display(item: Any) -> None:
     from IPython.display import display
 
-    display(widget)  # type: ignore[no-untyped-call]
+    display(item)  # type: ignore[no-untyped-call]
+
+
+def display_panel(panel: Panel[Any]) -> None:
+    """Show a panel in the running cell under a display id, and replace that display with
+    the panel's static summary once it is answered: a saved notebook then holds what was
+    asked and answered, not a widget view nobody can load again. The update runs in a copy
+    of this cell's context (answers come from a widget message or a worker thread), so its
+    parent is this cell's request."""
+    from IPython.display import display, update_display
+
+    display_id = uuid.uuid4().hex
+    display(panel.bundle(), raw=True, display_id=display_id)  # type: ignore[no-untyped-call]
+    context = contextvars.copy_context()
+    panel.when_finished(
+        lambda: context.copy().run(update_display, panel.bundle(), raw=True, display_id=display_id)
+    )
 
 
 class NotebookAsker:
-    """The person at the notebook (``mcp.answers.Asker``): panels shown by ``show``
-    (``display`` in the calling cell by default), typed answers through ``text``."""
+    """The person at the notebook (``mcp.answers.Asker``): panels shown in the calling cell
+    (``display_panel``), or given as widgets to ``show`` (the call panel's questions box);
+    typed answers through ``text``."""
 
     def __init__(
         self, show: Callable[[Any], object] | None = None, text: TextAsker | None = None
     ) -> None:
-        self._show = show or _display
+        self._show = show
         self.text = text or TextAsker()
         self.asked: list[Panel[Any]] = []
         """Every panel shown, oldest first (the newest is the one waiting)."""
@@ -74,15 +99,14 @@ class NotebookAsker:
         from workbench.widgets.sign_in_panel import SignInPanel
 
         panel = SignInPanel(server, url, listening=listening)
-        self.asked.append(panel)
-        self._show(panel.widget)
+        self._present(panel)
         return panel.wait_for(done, timeout)
 
     def sign_in_text(self, server: str, url: str, paste: bool) -> str | None:
         """Show the link (a button in a notebook, text in a terminal: plain output works
         while a sync call blocks the kernel); with ``paste``, ask (hidden) for the address
         the browser ended on."""
-        self._show(SignInLink(server, url))
+        (self._show or _display)(SignInLink(server, url))
         return ask_for_redirect(server, paste, self.text.ask_secret, self.text.say)
 
     def handlers(
@@ -99,6 +123,17 @@ class NotebookAsker:
         )
 
     def _ask(self, panel: Panel[A], timeout: float, on_timeout: A) -> A:
+        self._present(panel)
+        return panel.wait(_early(timeout), on_timeout)
+
+    def _present(self, panel: Panel[Any]) -> None:
         self.asked.append(panel)
-        self._show(panel.widget)
-        return panel.wait(timeout, on_timeout)
+        if self._show is None:
+            display_panel(panel)
+        else:
+            self._show(panel.widget)
+
+
+def _early(timeout: float) -> float:
+    """A panel's own deadline: a moment before the caller's (at most a tenth of it)."""
+    return max(timeout - min(EARLY, timeout / 10), 0.0)

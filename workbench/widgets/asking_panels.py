@@ -2,15 +2,20 @@
 
 A worker thread waits on the panel (``Panel.wait``) while the kernel handles the clicks; the
 first answer wins, a timeout declines. Once answered, the panel shrinks to one line saying
-what was sent, secrets masked, so a saved notebook records the answer without its values.
+what was sent, secrets masked. A saved notebook keeps outputs, not widget models, so the
+panel's own display (``NotebookAsker``) holds ``bundle()``: the widget's view and a short
+text while it waits, then a static summary (what was asked, by whom, what was answered) in
+HTML and text, which any copy, trusted or not, and any export shows.
 
 CSS classes, for styling and browser tests: ``wb-ask`` (the panel), ``wb-ask-accept``,
 ``wb-ask-decline``, ``wb-ask-cancel``, ``wb-ask-send`` (buttons), ``wb-ask-reply`` (the
-sampling reply), ``wb-ask-message`` (what is wrong), ``wb-ask-summary`` (the line after).
+sampling reply), ``wb-ask-message`` (what is wrong), ``wb-ask-summary`` (the line after);
+``wb-ask-answered`` frames the static summary the display becomes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable
@@ -21,6 +26,7 @@ import ipywidgets as widgets
 from workbench.display import markup
 from workbench.display.content import is_web_address, uri_html
 from workbench.display.style import Tone
+from workbench.display.visible import visible
 from workbench.errors import FormError
 from workbench.features.asking import (
     ElicitationAnswer,
@@ -34,20 +40,27 @@ from workbench.widgets.form import FormView
 
 A = TypeVar("A")
 TIMED_OUT = "timed out: declined"
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+LIVE_NOTE = "answer in the panel, which needs the notebook open with its kernel running"
 
 
 class Panel(Generic[A]):
     """One question on screen: the first answer (a click, or the timeout) wins and the
     panel becomes one line; ``wait`` blocks a worker thread until then."""
 
-    def __init__(self, header: str) -> None:
+    def __init__(self, header: str, asked: str) -> None:
+        """``header`` is the question as HTML, ``asked`` the same as plain text."""
         self.message = widgets.HTML(_dom_classes=("wb-ask-message",))
         self.widget = widgets.VBox(_dom_classes=("wb-ask",))
         self._header = widgets.HTML(header)
+        self._header_html = header
+        self.asked = asked
         self._answered = threading.Event()
         self._lock = threading.Lock()
         self._answer: A | None = None
+        self._finished: list[Callable[[], object]] = []
         self.summary = ""
+        self._tone: Tone = "muted"
 
     @property
     def answered(self) -> bool:
@@ -66,10 +79,37 @@ class Panel(Generic[A]):
                 return False
             self._answer = answer
             self.summary = line
+            self._tone = tone
             self._answered.set()
         summary = widgets.HTML(markup.span(line, tone=tone), _dom_classes=("wb-ask-summary",))
         self.widget.children = (summary,)
+        for then in self._finished:
+            # A display that cannot be updated must not lose the answer.
+            with contextlib.suppress(Exception):
+                then()
         return True
+
+    def when_finished(self, then: Callable[[], object]) -> None:
+        """Call ``then()`` once the panel is answered, in the answering thread."""
+        self._finished.append(then)
+
+    def bundle(self) -> dict[str, Any]:
+        """The panel's output: while it waits, the widget's view and a note in plain text
+        (never the raw ``VBox(...)`` repr); once answered, a static summary, no widget."""
+        if self.answered:
+            return {
+                "text/plain": visible(f"{self.asked}\n{self.summary}"),
+                "text/html": markup.box(
+                    "ask-answered",
+                    self._header_html + markup.block(markup.span(self.summary, tone=self._tone)),
+                    tone=self._tone if self._tone != "muted" else None,
+                ),
+            }
+        bundle: dict[str, Any] = {"text/plain": visible(f"{self.asked}\n({LIVE_NOTE})")}
+        view = self.widget._repr_mimebundle_() or {}
+        if WIDGET_MIME in view:
+            bundle[WIDGET_MIME] = view[WIDGET_MIME]
+        return bundle
 
     def _lay_out(self, body: tuple[Any, ...], buttons: tuple[widgets.Button, ...]) -> None:
         self.widget.children = (self._header, *body, widgets.HBox(buttons), self.message)
@@ -89,11 +129,19 @@ def _asks(server: str, tool: str | None, what: str) -> str:
     return markup.block(markup.span(server, bold=True) + f" asks{where}: " + markup.esc(what))
 
 
+def _asks_text(server: str, tool: str | None, what: str) -> str:
+    where = f" (calling {tool})" if tool else ""
+    return f"{server} asks{where}: {what}"
+
+
 class ElicitationPanel(Panel[ElicitationAnswer]):
     """The requested schema as a form (defaults filled in): Accept, Decline, Cancel."""
 
     def __init__(self, request: ElicitationRequest) -> None:
-        super().__init__(_asks(request.server, request.tool, request.message))
+        super().__init__(
+            _asks(request.server, request.tool, request.message),
+            _asks_text(request.server, request.tool, request.message),
+        )
         self.request = request
         self.form = FormView(request.schema or {"type": "object"})
         # The one validator judges the answer, as it judges call arguments.
@@ -142,7 +190,11 @@ class UrlPanel(ElicitationPanel):
     """URL mode: the link to open, then Done (accept), Decline or Cancel."""
 
     def __init__(self, request: ElicitationRequest) -> None:
-        Panel.__init__(self, _asks(request.server, request.tool, request.message))
+        Panel.__init__(
+            self,
+            _asks(request.server, request.tool, request.message),
+            _asks_text(request.server, request.tool, request.message),
+        )
         self.request = request
         link = widgets.HTML(markup.block(_open_line(request.url or "")))
         self.accept_button = _button(
@@ -175,7 +227,8 @@ class SamplingPanel(Panel[SamplingReply | None]):
     """What the server would send a model, and a box for the person's reply: Send, Decline."""
 
     def __init__(self, request: SamplingRequest) -> None:
-        super().__init__(_asks(request.server, request.tool, "a language model's reply"))
+        server, tool, what = request.server, request.tool, "a language model's reply"
+        super().__init__(_asks(server, tool, what), _asks_text(server, tool, what))
         self.request = request
         lines = []
         if request.system_prompt:

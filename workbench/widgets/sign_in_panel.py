@@ -38,7 +38,7 @@ class SignInPanel(Panel[str | None]):
 
     def __init__(self, server: str, url: str, *, listening: bool) -> None:
         header = markup.block(markup.span(server, bold=True) + " asks you to sign in.")
-        super().__init__(header)
+        super().__init__(header, f"{server} asks you to sign in.")
         self.server = server
         self.url = url
         note = LISTENING_NOTE if listening else PASTE_NOTE
