@@ -96,15 +96,17 @@ class Notebook:
         *,
         while_running: Callable[[Cell], bool] | None = None,
         timeout: float = 60.0,
+        allow_stdin: bool = True,
     ) -> Cell:
         """Run a cell; answer its ``input()`` prompts with ``typed``, in order; call
-        ``while_running(cell)`` as messages arrive until it returns True (it acts mid-cell)."""
+        ``while_running(cell)`` as messages arrive until it returns True (it acts mid-cell).
+        A person's front end allows input (JupyterLab does); nbclient does not."""
         content = {
             "code": code,
             "silent": False,
             "store_history": True,
             "user_expressions": {},
-            "allow_stdin": typed is not None,
+            "allow_stdin": allow_stdin,
             "stop_on_error": True,
         }
         request = self.client.session.msg("execute_request", content)
@@ -356,3 +358,49 @@ def test_a_python_handler_answers_server_everything_over_stdio(
     assert cell.stdout.startswith("1 everything ")
     assert "accept" in cell.stdout and "Ada" in cell.stdout
 
+
+UNATTENDED = (
+    "declined, since this notebook is running unattended "
+    "(no one can answer: the run does not allow input)"
+)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "r = await wb.acall('demo.book_table', {'restaurant': 'Roma'})\nprint(r.text)",
+        "r = wb.call('demo.book_table', {'restaurant': 'Roma'})\nprint(r.text)",
+    ],
+    ids=["awaited", "sync"],
+)
+def test_an_unattended_run_declines_at_once_with_a_note(notebook: Notebook, code: str) -> None:
+    """nbclient and papermill allow no input: no panel, no prompt, no 300 s wait (the 20 s
+    limit), a one-line note instead of a traceback."""
+    cell = notebook.ok(code, allow_stdin=False, timeout=20)
+    note = f"demo asked 'Book a table at Roma: how many people, and when?': {UNATTENDED}"
+    assert cell.stdout.splitlines()[0] == note, cell.stdout
+    assert "Declined: the user said no, so no table is booked at Roma." in cell.stdout
+    assert not cell.displayed() and not cell.prompts and not cell.errors
+
+
+def test_an_unattended_sampling_request_is_declined_at_once(notebook: Notebook) -> None:
+    cell = notebook.ok(
+        "r = await wb.acall('demo.summarize', {'text': 'Tea is a drink.'})\nprint(r.text)",
+        allow_stdin=False,
+        timeout=20,
+    )
+    assert f"demo asked for a language model's reply: {UNATTENDED}" in cell.stdout
+    assert not cell.displayed() and not cell.prompts
+
+
+def test_a_handler_still_answers_an_unattended_run(notebook: Notebook) -> None:
+    cell = notebook.ok(
+        "wb.on_elicitation(lambda request: {'party_size': 2, 'time': '18:00'})\n"
+        "r = await wb.acall('demo.book_table', {'restaurant': 'Roma'})\n"
+        "wb.on_elicitation(None)\n"
+        "print(r.text)",
+        allow_stdin=False,
+        timeout=20,
+    )
+    assert "Booked a table at Roma for 2 people at 18:00" in cell.stdout
+    assert "unattended" not in cell.stdout

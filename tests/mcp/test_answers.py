@@ -160,6 +160,60 @@ def test_a_call_without_handlers_falls_through_to_nobody(
         assert bridge.run(answers.elicit(QUESTION, call)).action == "decline"
 
 
+def unattended_in(cell: str) -> Any:
+    """An ``unattended`` hook: nobody answers while the context's CELL is ``cell``."""
+    return lambda: "no input" if CELL.get() == cell else None
+
+
+def test_an_unattended_call_is_declined_at_once_with_a_note(
+    bridge: Bridge, answers: ClientAnswers, capsys: pytest.CaptureFixture[str]
+) -> None:
+    person = Person()
+    answers.asker = person
+    answers.unattended = unattended_in("run by nbclient")
+    token = CELL.set("run by nbclient")
+    try:
+        call = CallAnswers.here("srv.tool")  # the hook is read in the call's context
+    finally:
+        CELL.reset(token)
+    question = ElicitationRequest("srv", "Your\nname,  token=abc123", {"type": "object"})
+    assert awaited(bridge, answers.elicit(question, call)) == ElicitationAnswer.decline()
+    assert bridge.run(answers.elicit(question, call)) == ElicitationAnswer.decline()  # sync
+    with pytest.raises(Declined, match="running unattended"):
+        awaited(bridge, answers.sample(PROMPT, call))
+    assert person.asked == []
+    note = "declined, since this notebook is running unattended (no one can answer: no input)"
+    assert capsys.readouterr().out.splitlines() == [
+        f"srv asked 'Your name, token=***': {note}",
+        f"srv asked 'Your name, token=***': {note}",
+        f"srv asked for a language model's reply: {note}",
+    ]
+    other = CallAnswers("srv.tool", contextvars.copy_context())  # another cell: attended
+    assert awaited(bridge, answers.elicit(QUESTION, other)).content == {"via": "form"}
+
+
+def test_handlers_still_answer_an_unattended_call(bridge: Bridge, answers: ClientAnswers) -> None:
+    answers.asker = Person()
+    answers.unattended = lambda: "no input"
+    call = CallAnswers(
+        "srv.tool", contextvars.copy_context(), on_elicitation=lambda request: {"who": "call"}
+    )
+    assert awaited(bridge, answers.elicit(QUESTION, call)).content == {"who": "call"}
+    answers.sampling = lambda request: "workbench"
+    assert awaited(bridge, answers.sample(PROMPT, None)).text == "workbench"
+
+
+def test_a_long_question_is_quoted_on_one_line(
+    bridge: Bridge, answers: ClientAnswers, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers.asker = Person()
+    answers.unattended = lambda: "no input"
+    question = ElicitationRequest("srv", "\x1b[31m" + "x" * 200, {"type": "object"})
+    bridge.run(answers.elicit(question, None))
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith("srv asked '\\x1b[31m" + "x" * 74 + "…': declined"), line
+
+
 # -- how handlers run -----------------------------------------------------------------------
 
 

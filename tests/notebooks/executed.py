@@ -39,9 +39,10 @@ def read(name: str) -> Any:
     return nbformat.read(NOTEBOOKS / name, as_version=4)
 
 
-def execute(notebook: Any) -> list[dict[str, Any]]:
-    """Run every cell (python3 kernel, 120 s a cell); every output, in order."""
-    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+def execute(notebook: Any, timeout: int = 120) -> list[dict[str, Any]]:
+    """Run every cell as CI and ``jupyter execute`` do (python3 kernel, ``timeout`` s a cell,
+    no input allowed: nobody is there to answer); every output, in order."""
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3").execute()
     return [out for cell in notebook.cells for out in cell.get("outputs", [])]
 
 

@@ -7,7 +7,9 @@ One ``ClientAnswers`` per Workbench, shared by its connections. Who answers, fir
    form in its own output);
 3. the person at the notebook, through the ``Asker`` the kernel installs: a form in the
    calling cell when the kernel's loop is free (an awaited call), a typed answer (``input()``)
-   in the main thread when a sync call blocks it;
+   in the main thread when a sync call blocks it; unless the run is unattended (``unattended``
+   gives a reason, read in the calling cell's context: nbclient and papermill allow no
+   input), and then the question is declined at once with a one-line note in the cell;
 4. nobody (a script): elicitation is declined and sampling refused, with a warning saying
    which handler to set.
 A sign-in link of an OAuth server goes the same way (``wb.on_sign_in(fn)``, then the
@@ -41,6 +43,7 @@ from workbench.features.asking import (
     as_reply,
 )
 from workbench.mcp.oauth.routing import SignInHandler, route_sign_in
+from workbench.secrets import mask_text
 
 T = TypeVar("T")
 CALL_HANDLERS: contextvars.ContextVar[tuple[ElicitationHandler | None, SamplingHandler | None]] = (
@@ -49,6 +52,8 @@ CALL_HANDLERS: contextvars.ContextVar[tuple[ElicitationHandler | None, SamplingH
 """The handlers of the calls started in this context (``Workbench.answering``)."""
 ASK_TIMEOUT = 300.0
 """Seconds a person has to answer a server's question before it is declined."""
+QUOTED = 80
+"""Characters of a server's question quoted in a one-line note."""
 
 
 class Asker(Protocol):
@@ -111,6 +116,8 @@ class ClientAnswers:
         self.sampling: SamplingHandler | None = None
         self.sign_in_handler: SignInHandler | None = None
         self.asker: Asker | None = None
+        self.unattended: Callable[[], str | None] | None = None
+        """Why no person can answer now (run in the asking call's context), or None."""
         self.timeout = ASK_TIMEOUT
         self.roots: list[str] = list(roots or ())  # none unless the person sets some (roots.py)
         self._main_thread = main_thread
@@ -135,6 +142,8 @@ class ClientAnswers:
                 ),
                 stacklevel=1,
             )
+            return ElicitationAnswer.decline()
+        if self._nobody_there(f"asked {_quoted(request.message)}", request.server, call):
             return ElicitationAnswer.decline()
         if self._main_thread.main_thread_blocked():
             return await self._in_main_thread(
@@ -162,6 +171,9 @@ class ClientAnswers:
             )
             warnings.warn(UnansweredRequestWarning(message), stacklevel=1)
             raise Declined(message)
+        note = self._nobody_there("asked for a language model's reply", request.server, call)
+        if note:
+            raise Declined(note)
         if self._main_thread.main_thread_blocked():
             reply = await self._in_main_thread(lambda: asker.sample_text(request), None)
         else:
@@ -183,6 +195,22 @@ class ClientAnswers:
         )  # fmt: skip
 
     # -- internals ------------------------------------------------------------------------
+
+    def _nobody_there(self, asked: str, server: str, call: CallAnswers | None) -> str | None:
+        """When the run is unattended, the note saying so, also printed in the calling cell
+        (a person reading the run later sees why); None when a person may answer."""
+        if self.unattended is None:
+            return None
+        context = call.context.copy() if call is not None else contextvars.copy_context()
+        reason = context.run(self.unattended)
+        if not reason:
+            return None
+        note = (
+            f"{server} {asked}: declined, since this notebook is running unattended "
+            f"(no one can answer: {reason})"
+        )
+        context.run(print, note)
+        return note
 
     async def _timed(self, answer: Any) -> Any:
         """A sampling answer, or Declined once ``timeout`` passed without one."""
@@ -263,6 +291,12 @@ class ServerAnswerer:
     def roots(self, context: Any) -> list[str]:
         """The roots advertised now (``Workbench.roots``), read at each ``roots/list``."""
         return list(self.answers.roots)
+
+
+def _quoted(message: str) -> str:
+    """A server's question on one line, shortened, secrets masked, quoted: data in a note."""
+    line = " ".join(mask_text(message).split())
+    return repr(line if len(line) <= QUOTED else line[: QUOTED - 1] + "…")
 
 
 def elicitation_request(server: str, params: Any, tool: str | None) -> ElicitationRequest:

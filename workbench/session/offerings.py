@@ -220,9 +220,13 @@ class Offerings:
 
     def ask_people_with(self, asker: Asker | None) -> None:
         """Let ``asker`` put servers' questions to the person at the notebook when no handler
-        answers them (the kernel installs a form in the calling cell); None: nobody, and
+        answers them (the kernel installs a form in the calling cell), unless the run is
+        unattended (``attended.py``: then declined at once, with a note); None: nobody, and
         they are declined with a warning, as in a script."""
+        from workbench.session.attended import unattended
+
         self._answers.asker = asker
+        self._answers.unattended = unattended if asker is not None else None
 
     @property
     def answer_timeout(self) -> float:
