@@ -131,6 +131,8 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.kernel",
     },
     "workbench.extension": {"workbench.kernel", "workbench.lab", "workbench.magics"},
+    # The workshop's checks: a hint in a box of the display room, nothing of MCP.
+    "workbench.workshop": {"workbench.display"},
 }
 TOP = "workbench"
 """The package's ``__init__`` reaches every public name lazily; it has no rule."""
@@ -149,6 +151,7 @@ MUST_NOT_IMPORT: dict[str, set[str]] = {
     "workbench.kernel": {"fastmcp", "mcp", "asyncio"},
     "workbench.lab": {"fastmcp", "mcp", "asyncio", "ipywidgets", "anywidget"},
     "workbench.extension": {"fastmcp", "mcp", "ipywidgets", "pydantic", "rich"},
+    "workbench.workshop": {"fastmcp", "mcp", "asyncio", "ipywidgets", "anywidget"},
 }
 # The model room's one way out: a definition becomes an MCP Tool object (lazily).
 ALLOWED_EXCEPTIONS = {("workbench.tools.export", "mcp")}
