@@ -151,11 +151,15 @@ $(WORKSHOP)/%: | notebooks/%
 	@mkdir -p $(dir $@)
 	cp notebooks/$* $@
 
-# New copies are signed as trusted (they are the project's), in one call: Jupyter would warn
-# "Notebook ... is not trusted" at each opening otherwise. Not signing one is no reason to stop.
+# Fresh copies are signed as trusted (they are the project's), in one call: Jupyter would warn
+# "Notebook ... is not trusted" at each opening otherwise. Only a copy still identical to its
+# notebooks/ file is signed: one the participant replaced (a file someone sent them) is left as
+# Jupyter judges it, and one they saved in Lab was signed by Lab. Not signing is no reason to stop.
 $(WORKSHOP)/.trusted: $(filter %.ipynb,$(WORKSHOP_FILES)) | $(VENV)/.installed-lab
-	@$(BIN)/jupyter trust --log-level=WARN $? >/dev/null || \
-	  echo "note: could not sign every notebook as trusted; Lab will say it does not trust them"
+	@fresh=$$(for copy in $?; do cmp -s "notebooks/$${copy#$(WORKSHOP)/}" "$$copy" && \
+	  echo "$$copy"; done); \
+	if [ -n "$$fresh" ]; then $(BIN)/jupyter trust --log-level=WARN $$fresh >/dev/null || \
+	  echo "note: could not sign every notebook as trusted; Lab will say it does not trust them"; fi
 	@touch $@
 
 # Overwrites every working copy that has a notebooks/ original (outputs and edits in them are

@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -54,6 +55,9 @@ def test_working_copies_are_made_once_and_reset_on_demand(tmp_path: Path) -> Non
     out = make(project, "workshop/.trusted", env=env)
     assert said(quickstart) == "mine", out
     assert said(copies / "new_lesson.ipynb") == "new"
+    # Only the fresh copy is signed: a replaced working copy (a file someone sent) is not.
+    assert trusted(copies / "new_lesson.ipynb", env)
+    assert not trusted(quickstart, env)
 
     out = make(project, "reset-notebooks", env=env)
     assert said(quickstart) == "pulled"
@@ -69,6 +73,22 @@ def notebook(path: Path, text: str) -> None:
 
 def said(path: Path) -> str:
     return str(nbformat.read(path, as_version=4).cells[0].source)
+
+
+def trusted(path: Path, env: dict[str, str]) -> bool:
+    """Whether Jupyter, with the scratch home's signature database, trusts the notebook."""
+    check = (
+        "import sys, nbformat; from nbformat.sign import NotebookNotary; "
+        "print(NotebookNotary().check_signature(nbformat.read(sys.argv[1], as_version=4)))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", check, str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return shown.stdout.strip() == "True"
 
 
 @dataclass
