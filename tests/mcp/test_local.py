@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import threading
 
+from tests.tools.export_fixtures import tiny_png
 from workbench import Workbench, tool
-from workbench.tools.schema import ErrorKind
+from workbench.tools.schema import EmbeddedResource, ErrorKind, ImageContent
 
 
 def test_f17_notebook_tools_never_run_on_the_bridge_thread(wb: Workbench) -> None:
@@ -60,3 +62,45 @@ def test_f18_a_sync_call_of_a_tool_needing_the_callers_loop_says_to_await(
         assert (await wb.acall("notebook.take")).text == "hello"
 
     asyncio.run(main())
+
+
+def test_a_tool_returning_bytes_gives_image_audio_or_blob_content(wb: Workbench) -> None:
+    png = tiny_png()
+
+    @tool
+    def picture(kind: str) -> bytes:
+        """Bytes of one kind."""
+        return {"png": png, "gif": b"GIF89a\x01\x00", "pdf": b"%PDF-1.7"}[kind]
+
+    @tool
+    def pictures() -> list[bytes | ImageContent]:
+        """Bytes and a ready block together."""
+        return [bytearray(png), ImageContent(data="AAAA", mime_type="image/webp")]
+
+    assert picture.output_schema is None  # nothing for the client to validate against
+    wb.add_tools(picture, pictures)
+    shown = [wb.call("notebook.picture", {"kind": kind}) for kind in ("png", "gif", "pdf")]
+    assert not any(observation.is_error for observation in shown), shown
+    image, gif, pdf = (observation.content for observation in shown)
+    assert image == [ImageContent(data=base64.b64encode(png).decode(), mime_type="image/png")]
+    assert isinstance(gif[0], ImageContent) and gif[0].mime_type == "image/gif"
+    (blob,) = pdf
+    assert isinstance(blob, EmbeddedResource) and blob.resource.mime_type == "application/pdf"
+    both = wb.call("notebook.pictures").content
+    assert [(block.type, getattr(block, "mime_type", "")) for block in both] == [
+        ("image", "image/png"),
+        ("image", "image/webp"),
+    ]
+
+
+def test_the_notebook_server_lists_no_workbench_key(wb: Workbench) -> None:
+    @tool
+    def count() -> int:
+        """A number, wrapped as {"result": ...} in structured content."""
+        return 1
+
+    wb.add_tools(count)
+    listed = wb.registry.get("notebook.count").output_schema  # as tools/list gave it
+    assert listed is not None and listed["properties"]["result"] == {"type": "integer"}
+    assert not [key for key in listed if key.startswith("x-workbench-")]
+    assert wb.call("notebook.count").structured_content == {"result": 1}

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json as jsonlib
 import math
+import struct
+import zlib
 from datetime import date, timedelta
 from enum import Enum
 from typing import Annotated, Literal
@@ -90,7 +92,27 @@ def nothing() -> None:
     """Return nothing at all."""
 
 
-TOOLS = [circle_area, distance, window_end, as_json, nothing]
+def tiny_png() -> bytes:
+    """A valid 1x1 red PNG, made with zlib and struct only."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + body))
+        return struct.pack(">I", len(body)) + kind + body + crc
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00\xff\x00\x00")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
+
+
+@tool
+def pixel(pdf: bool = False) -> bytes:
+    """One red pixel as a PNG, or a PDF's first bytes (an embedded blob)."""
+    return b"%PDF-1.7\n" if pdf else tiny_png()
+
+
+TOOLS = [circle_area, distance, window_end, as_json, nothing, pixel]
 
 
 def _make_closure() -> tool:  # type: ignore[valid-type]

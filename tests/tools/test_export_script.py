@@ -188,3 +188,9 @@ def test_g16_a_tool_whose_name_was_changed_to_hold_a_newline_is_not_written_out(
     ]
     assert script.exported == ["circle_area"]
     assert "trailing\n" not in script.text and "'trailing\\n'" not in script.text
+
+
+def test_no_schema_of_the_script_carries_a_workbench_key() -> None:
+    text = build_script(export_fixtures.TOOLS).text
+    assert "x-workbench-" not in text
+    assert "'x-fastmcp-wrap-result': True" in text  # what FastMCP clients unwrap by

@@ -31,6 +31,8 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("as_json", {"values": [1, 2, 3]}),
     ("as_json", {"values": [4], "indent": 2}),
     ("nothing", {}),
+    ("pixel", {}),
+    ("pixel", {"pdf": True}),
 ]
 
 

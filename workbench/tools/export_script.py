@@ -26,7 +26,7 @@ from typing import Any
 
 from workbench.errors import ExportError
 from workbench.tools.definition import ToolDefinition, valid_tool_name
-from workbench.tools.script_runtime import RUNTIME
+from workbench.tools.script_runtime import RUNTIME, media_runtime
 from workbench.tools.script_source import Pieces, Unrecoverable, recover
 
 _SERVER_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -148,6 +148,7 @@ def _render(pieces: Pieces, listings: Sequence[tuple[str, dict[str, Any]]], name
         "\n".join(pieces.constants.values()),
         "\n\n\n".join(pieces.blocks.values()),
         _listings(listings),
+        media_runtime(),
         RUNTIME.strip(),
         f'if __name__ == "__main__":\n    _wb_main({name!r}, _WB_TOOLS)',
     ]

@@ -24,6 +24,7 @@ from pydantic_core import to_jsonable_python
 from workbench.errors import SchemaFallbackWarning, ToolDefinitionError
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition, check_tool_name, drop_generated_titles
+from workbench.tools.media import is_media_type, media_block
 from workbench.tools.schema import (
     Action,
     AudioContent,
@@ -35,9 +36,13 @@ from workbench.tools.schema import (
     TextContent,
 )
 
-WRAP_MARKER = "x-workbench-wrap-result"
+WRAP_MARKER = "x-fastmcp-wrap-result"
+"""Marks an output schema whose non-object result is wrapped as ``{"result": ...}``: FastMCP's
+own key, which FastMCP clients read to unwrap it, so a served or exported listing carries
+no mark of the workbench's own."""
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 _NO_OUTPUT_SCHEMA: tuple[Any, ...] = (inspect.Signature.empty, None, type(None), Any, str)
+_BLOCK: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
 
 
 class FunctionTool(ToolDefinition[Action, Observation]):
@@ -192,7 +197,9 @@ def tool(
 def observation_from_value(value: Any, output_schema: dict[str, Any] | None = None) -> Observation:
     """Turn whatever a tool function returned into an Observation.
 
-    Text stays text; content blocks pass through; anything else becomes structured content
+    Text stays text; content blocks pass through, and bytes, PIL images and matplotlib
+    figures become image, audio or blob content (``media.py``); anything else becomes
+    structured content
     (wrapped as ``{"result": ...}`` when the output schema says so or it is not an object)
     with a JSON text twin for clients that read only text.
     """
@@ -202,10 +209,8 @@ def observation_from_value(value: Any, output_schema: dict[str, Any] | None = No
         return Observation()
     if isinstance(value, str):
         return Observation.from_text(value)
-    if isinstance(value, _CONTENT_TYPES):
-        return Observation(content=[value])
-    if isinstance(value, list) and value and all(isinstance(v, _CONTENT_TYPES) for v in value):
-        blocks: list[ContentBlock] = list(value)
+    blocks = _blocks(value if isinstance(value, list) and value else [value])
+    if blocks is not None:
         return Observation(content=blocks)
     data = to_jsonable_python(value)
     wrap = bool(output_schema and output_schema.get(WRAP_MARKER)) or not isinstance(data, dict)
@@ -214,6 +219,21 @@ def observation_from_value(value: Any, output_schema: dict[str, Any] | None = No
         content=[TextContent(text=json.dumps(data, ensure_ascii=False))],
         structured_content=structured,
     )
+
+
+def _blocks(values: list[Any]) -> list[ContentBlock] | None:
+    """Content blocks as they are, bytes and images as blocks (``media.py``); None unless
+    every value is one."""
+    blocks: list[ContentBlock] = []
+    for value in values:
+        if isinstance(value, _CONTENT_TYPES):
+            blocks.append(value)
+            continue
+        block = media_block(value)
+        if block is None:
+            return None
+        blocks.append(_BLOCK.validate_python(block))
+    return blocks
 
 
 def _type_hints(fn: Callable[..., Any]) -> dict[str, Any]:
@@ -303,9 +323,10 @@ def _output_schema(annotation: Any) -> dict[str, Any] | None:
 
 def _is_content(annotation: Any) -> bool:
     """Whether the return annotation names content blocks (or an Observation) anywhere: a
-    block, a union with one, a list of them, ``ContentBlock`` itself (an Annotated union)."""
+    block, a union with one, a list of them, ``ContentBlock`` itself (an Annotated union),
+    bytes or an image (``media.py``)."""
     if isinstance(annotation, type) and get_origin(annotation) is None:
-        return issubclass(annotation, (Observation, *_CONTENT_TYPES))
+        return issubclass(annotation, (Observation, *_CONTENT_TYPES)) or is_media_type(annotation)
     if get_origin(annotation) is Annotated:
         return _is_content(get_args(annotation)[0])
     return any(_is_content(arg) for arg in get_args(annotation))

@@ -9,6 +9,12 @@ makes it, so a client sees the same tool and the same results as from the notebo
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
+
+from workbench.tools import media
+
 RUNTIME = '''
 def _wb_server(name, tools):
     """A FastMCP server holding the tools above with their notebook listings."""
@@ -25,6 +31,7 @@ def _wb_server(name, tools):
 
     content_adapter = pydantic.TypeAdapter(list[mcp.types.ContentBlock])
     content_kinds = {"text", "image", "audio", "resource_link", "resource"}
+    media_block = _wb_media()
 
     def schema_or_any(annotation):
         try:
@@ -54,12 +61,19 @@ def _wb_server(name, tools):
         )
         return model, names
 
-    def blocks_of(value):
+    def block_of(value):
         if isinstance(value, pydantic.BaseModel) and getattr(value, "type", None) in content_kinds:
-            return [value.model_dump(mode="json", by_alias=True, exclude_none=True)]
-        if isinstance(value, list) and value and all(blocks_of(item) for item in value):
-            return [block for item in value for block in blocks_of(item)]
-        return None
+            return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return media_block(value)  # bytes, a PIL image, a matplotlib figure
+
+    def blocks_of(value):
+        blocks = []
+        for item in value if isinstance(value, list) and value else [value]:
+            block = block_of(item)
+            if block is None:
+                return None
+            blocks.append(block)
+        return blocks
 
     def result_of(value, output_schema):
         if hasattr(value, "to_llm_content") and hasattr(value, "structured_content"):
@@ -72,7 +86,7 @@ def _wb_server(name, tools):
         if blocks is not None:
             return blocks, None, False
         data = to_jsonable_python(value)
-        marked = bool(output_schema and output_schema.get("x-workbench-wrap-result"))
+        marked = bool(output_schema and output_schema.get("x-fastmcp-wrap-result"))
         structured = {"result": data} if marked or not isinstance(data, dict) else data
         return [{"type": "text", "text": json.dumps(data, ensure_ascii=False)}], structured, False
 
@@ -152,3 +166,13 @@ def _wb_main(name, tools, argv=None):
 '''
 """Defines ``_wb_server(name, tools)`` and ``_wb_main(name, tools)``; the names the tools'
 code could use are left alone (everything else is local to these two functions)."""
+
+
+def media_runtime() -> str:
+    """``media.py``'s code as the function ``_wb_media()``, which returns its ``media_block``:
+    the script turns bytes and images into content with the notebook's own code, and its
+    names stay local, clear of the tools' own."""
+    source = inspect.getsource(media)
+    first = ast.parse(source).body[1].lineno  # the code after the module's docstring
+    body = textwrap.indent("".join(source.splitlines(keepends=True)[first - 1 :]), "    ")
+    return f"def _wb_media():\n{body.rstrip()}\n\n    return media_block"
