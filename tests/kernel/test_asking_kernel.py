@@ -193,10 +193,10 @@ def with_class(models: dict[str, dict[str, Any]], css: str) -> str:
 def test_a_sync_call_asks_each_field_with_input(notebook: Notebook) -> None:
     cell = notebook.ok("%mcp call demo.book_table restaurant=Roma", typed=["", "3", "19:30", "y"])
     assert cell.prompts == [
-        "Party Size (integer, required) How many people, 1 to 12.: ",
-        "Party Size (integer, required) How many people, 1 to 12.: ",  # asked again once
-        "Time (one of 18:00, 19:30, 21:00, required) One of the free time slots.: ",
-        "Terrace (y/n) Sit outside if the weather allows. [n]: ",
+        "Party Size - How many people, 1 to 12 (integer, required): ",
+        "Party Size - How many people, 1 to 12 (integer, required): ",  # asked again once
+        "Time - One of the free time slots (one of 18:00, 19:30, 21:00, required): ",
+        "Terrace - Sit outside if the weather allows (y/n) [n]: ",
     ]
     assert "demo asks (calling book_table): Book a table at Roma" in cell.stdout
     assert "party_size: required; try again" in cell.stdout

@@ -22,6 +22,7 @@ from workbench.features.asking import (
     ElicitationAnswer,
     ElicitationRequest,
     SamplingMessage,
+    SamplingReply,
     SamplingRequest,
 )
 from workbench.session import Workbench
@@ -318,6 +319,39 @@ def test_typed_answers_are_converted_and_defaults_taken() -> None:
     ]
     assert typist.said[0] == "demo asks (calling book_table): Book?"
     assert typist.said[-1] == "demo: accepted, sent party_size=3, time='19:30', terrace=False"
+
+
+def test_a_prompt_reads_cleanly_and_shows_a_servers_control_characters() -> None:
+    """The description's own full stop never meets the prompt's colon ("1 to 12.:"), and the
+    server's words on the input() path pass through ``visible`` like all server text."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "party_size": {
+                "type": "integer",
+                "title": "Party Size",
+                "description": "How many people,\n1 to 12.",
+            },
+            "note": {"type": "string", "description": "Say \x1b]0;pwned\x07 hi", "default": "x"},
+        },
+        "required": ["party_size"],
+    }
+    typist = Typist("4", "")
+    request = ElicitationRequest(server="demo", message="Book?\x1b[2J", schema=schema)
+    assert typist.asker().elicit(request) == ElicitationAnswer.accept(
+        {"party_size": 4, "note": "x"}
+    )
+    assert typist.prompts == [
+        "Party Size - How many people, 1 to 12 (integer, required): ",
+        "note - Say \u241b]0;pwned\u2407 hi (string) [x]: ",
+    ]
+    assert typist.said[0] == "demo asks: Book?\u241b[2J"
+    sampling = SamplingRequest(
+        server="s", messages=[SamplingMessage("user", "hi\x1b[8m")], system_prompt="sys\x07"
+    )
+    typist = Typist("ok")
+    assert typist.asker().sample(sampling) == SamplingReply("ok")
+    assert typist.said[1:3] == ["system: sys\u2407", "user: hi\u241b[8m"]
 
 
 def test_a_bad_value_is_asked_again_once_then_declined() -> None:

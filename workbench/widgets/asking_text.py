@@ -15,6 +15,7 @@ import getpass
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from workbench.display.visible import visible
 from workbench.features.asking import ElicitationAnswer, SamplingReply, SamplingRequest
 from workbench.features.asking import ElicitationRequest as Request
 from workbench.secrets import MASK, is_key_like
@@ -94,41 +95,45 @@ class TextAsker:
         self.ask_secret = ask_secret or (ask if ask is not None else _getpass)
         self.say: Say = say or print
 
+    def _say(self, text: str) -> None:
+        """Say a line holding a server's words: its control characters shown, not obeyed."""
+        self.say(visible(text))
+
     def elicit(self, request: Request) -> ElicitationAnswer:
         """One prompt per field (a URL: one prompt to confirm); the answer, said in one line."""
         where = f" (calling {request.tool})" if request.tool else ""
-        self.say(f"{request.server} asks{where}: {request.message}")
+        self._say(f"{request.server} asks{where}: {request.message}")
         try:
             answer = self._url(request) if request.mode == "url" else self._fields(request)
         except _Stop as stop:
-            self.say(f"{stop.why}: {PAST[stop.answer.action]}")
+            self._say(f"{stop.why}: {PAST[stop.answer.action]}")
             return stop.answer
-        self.say(answer_line(request, answer))
+        self._say(answer_line(request, answer))
         return answer
 
     def sample(self, request: SamplingRequest) -> SamplingReply | None:
         """Show what the server would send a model; one prompt for the reply."""
         where = f" (calling {request.tool})" if request.tool else ""
-        self.say(f"{request.server} asks for a language model's reply{where}.")
+        self._say(f"{request.server} asks for a language model's reply{where}.")
         if request.system_prompt:
-            self.say(f"system: {request.system_prompt}")
+            self._say(f"system: {request.system_prompt}")
         for message in request.messages:
-            self.say(f"{message.role}: {message.text}")
+            self._say(f"{message.role}: {message.text}")
         if request.max_tokens:
-            self.say(f"(at most {request.max_tokens} tokens)")
+            self._say(f"(at most {request.max_tokens} tokens)")
         try:
-            text = self.ask(f"Your reply ({DECLINE} declines): ")
+            text = self.ask(f"Your reply ({DECLINE} declines): ")  # no server text
         except (EOFError, OSError, NotImplementedError):
-            self.say(f"{request.server}: cannot ask here (no input): declined")
+            self._say(f"{request.server}: cannot ask here (no input): declined")
             return None
         if not text.strip() or text.strip().lower() in (DECLINE, CANCEL):
-            self.say(f"{request.server}: declined")
+            self._say(f"{request.server}: declined")
             return None
-        self.say(f"{request.server}: reply sent ({len(text)} characters)")
+        self._say(f"{request.server}: reply sent ({len(text)} characters)")
         return SamplingReply(text)
 
     def _url(self, request: Request) -> ElicitationAnswer:
-        self.say(f"Open this link: {request.url}")
+        self._say(f"Open this link: {request.url}")
         text = self._prompt(f"Done there? [y = accept, n = decline, {CANCEL}]: ", secret=False)
         if text.lower() in TRUE_WORDS:
             return ElicitationAnswer.accept()
@@ -168,12 +173,12 @@ class TextAsker:
             except ValueError as error:
                 if attempt == 2:
                     raise _Stop(ElicitationAnswer.decline(), f"{name}: {error} again") from None
-                self.say(f"{name}: {error}; try again ({DECLINE} to decline).")
+                self._say(f"{name}: {error}; try again ({DECLINE} to decline).")
         raise AssertionError("unreachable")
 
     def _prompt(self, prompt: str, *, secret: bool) -> str:
         try:
-            text = (self.ask_secret if secret else self.ask)(prompt).strip()
+            text = (self.ask_secret if secret else self.ask)(visible(prompt)).strip()
         except (EOFError, OSError, NotImplementedError):
             raise _Stop(ElicitationAnswer.decline(), "cannot ask here (no input)") from None
         if text.lower() == DECLINE:
@@ -202,7 +207,8 @@ def choices_of(schema: Mapping[str, Any]) -> list[tuple[Any, str]]:
 
 
 def field_prompt(name: str, schema: Mapping[str, Any], required: bool) -> str:
-    """``Party Size (integer, required) How many people, 1 to 12. [2]: ``"""
+    """``Party Size - How many people, 1 to 12 (integer, required) [2]: ``: the description's
+    own closing full stop dropped, so it never reads ``12.:``."""
     kind = str(schema.get("type", "text"))
     choices = choices_of(schema)
     if choices:
@@ -214,9 +220,11 @@ def field_prompt(name: str, schema: Mapping[str, Any], required: bool) -> str:
         kind = "y/n"
     elif kind == "array":
         kind = "comma-separated"
-    words = [str(schema.get("title") or name), f"({kind}{', required' if required else ''})"]
-    if schema.get("description"):
-        words.append(str(schema["description"]))
+    words = [str(schema.get("title") or name)]
+    description = " ".join(str(schema.get("description") or "").split()).rstrip(".:;, ")
+    if description:
+        words.append(f"- {description}")
+    words.append(f"({kind}{', required' if required else ''})")
     if "default" in schema and not is_secret(name, schema):
         words.append(f"[{_shown_default(schema['default'])}]")
     return " ".join(words) + ": "
