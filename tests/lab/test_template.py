@@ -7,6 +7,7 @@ refused for its arguments.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -106,14 +107,28 @@ ASKING = {"demo.book_table", "demo.summarize"}
 def test_every_demo_tool_cell_runs_through_mcp_call(
     ip: InteractiveShell, state: KernelState
 ) -> None:
-    ran = []
+    """A cell runs as inserted, or, with blanks to fill, says which in one line and calls
+    nothing (newcomer-3 friction 13: ``<source_timezone>`` went to the server)."""
+    ran, blanks = [], {}
     for tool in state.workbench.registry.tools("demo"):
+        cell = call_cell(tool)
+        if "<" in cell.splitlines()[-1]:
+            calls = len(state.workbench.history)
+            with capture_output() as captured:
+                result = ip.run_cell(cell)  # type: ignore[no-untyped-call]
+            assert result.result is None and len(state.workbench.history) == calls, tool.id
+            (line,) = captured.stderr.strip().splitlines()
+            blanks[tool.id] = line.removeprefix("UsageError: ")
+            cell = re.sub(r"<(\w+)>", r"\1", cell)  # filled in
         if tool.id in ASKING:
             continue
         with capture_output():
-            result = ip.run_cell(call_cell(tool))  # type: ignore[no-untyped-call]
+            result = ip.run_cell(cell)  # type: ignore[no-untyped-call]
         observation = result.result
         assert isinstance(observation, Observation), (tool.id, result.error_in_exec)
         assert observation.error_kind != "invalid_arguments", (tool.id, observation.error_message)
         ran.append(tool.id)
     assert "demo.add" in ran and "demo.create_event" in ran and len(ran) >= 8
+    assert blanks["demo.text_stats"] == "%mcp call: fill in the placeholders first: text."
+    assert blanks["demo.create_event"].endswith("placeholders first: event.title.")
+    assert set(blanks) >= ASKING  # both ask for free text

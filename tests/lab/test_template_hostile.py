@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from fastmcp import FastMCP
@@ -23,6 +24,7 @@ from fastmcp.server.middleware import Middleware
 from fastmcp.tools import ToolResult
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from IPython.core.error import UsageError
 from IPython.core.inputtransformer2 import TransformerManager
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
@@ -31,7 +33,9 @@ from workbench.errors import ToolNotFoundError, WorkbenchError
 from workbench.lab.template import browse_cell, call_cell
 from workbench.magics import WorkbenchMagics, router
 from workbench.magics.arguments import parse_line
+from workbench.magics.commands import call as call_command
 from workbench.magics.commands.browse import browse
+from workbench.magics.commands.call import unfilled as real_unfilled
 from workbench.registry import ToolEntry
 from workbench.session import Workbench
 from workbench.tools.schema import Observation
@@ -129,9 +133,25 @@ def called_with(entry: ToolEntry, line: str) -> tuple[str, dict[str, Any]]:
         calls.append((tool_id, arguments))
         return Observation.from_text("ok")
 
+    parsed: list[dict[str, Any]] = []
+
+    def unfilled(arguments: dict[str, Any], where: str = "") -> list[str]:
+        """The magic's own check, seeing what it parsed: blanks to fill (``<q>``) stop the
+        call with one line before anything is sent, so their arguments are read here."""
+        if not where:
+            parsed.append(arguments)
+        return real_unfilled(arguments, where)
+
     state = SimpleNamespace(workbench=SimpleNamespace(registry=SimpleNamespace(get=get), call=call))
-    with capture_output() as shown:
-        result = router.dispatch(state, line)  # type: ignore[arg-type]
+    with capture_output() as shown, patch.object(call_command, "unfilled", unfilled):
+        try:
+            result = router.dispatch(state, line)  # type: ignore[arg-type]
+        except UsageError as error:
+            result = error
+    if isinstance(result, UsageError) and "fill in the placeholders first" in str(result):
+        (arguments,) = parsed
+        assert real_unfilled(arguments) and calls == [], line  # refused before any call
+        return entry.id, arguments
     assert isinstance(result, Observation), (line, shown.stdout)  # not help, not a usage error
     (made,) = calls
     return made

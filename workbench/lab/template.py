@@ -3,7 +3,8 @@
 The call line holds the required arguments, each with a value that runs: the schema's
 default, first example, const or first enum value, a number at its lower bound, ``false``,
 a format's example (``2025-05-01``) or, for free text, the field's name in angle brackets
-(``text=<text>``), which reads as a blank to fill. Objects and arrays are written as JSON
+(``text=<text>``), which reads as a blank to fill: ``%mcp call`` refuses a value still
+written so, naming the blanks in one line, before any call. Objects and arrays are written as JSON
 with their own required parts. Optional arguments are listed in a comment above it, with
 their defaults, so nothing the person did not choose is sent.
 

@@ -157,3 +157,21 @@ def test_an_unquoted_value_with_a_space_suggests_quotes(mcp: Callable[[str], Any
     with pytest.raises(UsageError) as caught:
         mcp("call demo.add a=1 b=2 three")
     assert 'b="2 three"' in str(caught.value)
+
+
+def test_a_placeholder_left_unfilled_is_refused_before_any_call(
+    mcp: Callable[[str], Any], state: KernelState
+) -> None:
+    # newcomer-3 friction 13: the sidebar's cell sent "<source_timezone>" to the server.
+    calls = len(state.workbench.history)
+    with pytest.raises(UsageError) as caught:
+        mcp("call demo.text_stats text=<text> top=2")
+    assert str(caught.value) == "%mcp call: fill in the placeholders first: text."
+    nested = '{"title":"<title>","when":{"date":"2025-05-01","start":"14:30"}}'
+    with pytest.raises(UsageError, match=r"placeholders first: event\.title\.$"):
+        mcp(f"call demo.create_event event='{nested}'")
+    with pytest.raises(UsageError, match=r"placeholders first: a\.0, b\.$"):
+        mcp('call demo.text_stats {"a": ["<a>", "x"], "b": "<b>___"}')
+    assert len(state.workbench.history) == calls  # nothing was called
+    mcp("call demo.text_stats text='<b>old</b>' top=1")  # a value that only looks like one
+    assert last_arguments(state) == {"text": "<b>old</b>", "top": 1}

@@ -45,7 +45,27 @@ def call(state: KernelState, line: str) -> Observation:
         raise fail("%mcp call: name the tool before its JSON arguments.")
     entry = _resolve(state, args.tool)
     arguments = _arguments(entry, [tokens[words.index(word)] for word in args.arguments])
+    blanks = unfilled(arguments)
+    if blanks:
+        raise fail(f"%mcp call: fill in the placeholders first: {', '.join(blanks)}.")
     return _run(state, entry, arguments, args.timeout)
+
+
+def unfilled(arguments: Mapping[str, Any], where: str = "") -> list[str]:
+    """The paths of values still written as a blank to fill: ``<name>`` where ``name`` is
+    the key it stands at (an array's key for its items), padded with ``_`` to a minimum
+    length, as the MCP sidebar's call cells write them (``lab/template.py``)."""
+    found: list[str] = []
+    for key, value in arguments.items():
+        path = f"{where}.{key}" if where else str(key)
+        items = value if isinstance(value, list) else [value]
+        for index, item in enumerate(items):
+            at = f"{path}.{index}" if isinstance(value, list) else path
+            if isinstance(item, str) and item.rstrip("_") == f"<{key}>":
+                found.append(at)
+            elif isinstance(item, Mapping):
+                found.extend(unfilled(item, at))
+    return found
 
 
 def _resolve(state: KernelState, ref: str) -> ToolEntry:
