@@ -3,7 +3,9 @@
 The magics, ``workbench.current()`` and ``workbench.browse()`` all reach the same Workbench
 through here, so a tool made in a ``%%tool`` cell is the one a browser shows and Python
 calls. Kept on one object per shell (never on a class), so a test or a second shell gets
-its own; the widget room never needs to know about the extension.
+its own; the widget room never needs to know about the extension. Loading it also mends how
+ipykernel 7 reports widget messages handled while a cell awaits
+(``idle_after_concurrent_comms``), which the question panels of awaited calls depend on.
 """
 
 from __future__ import annotations

@@ -306,6 +306,18 @@ def test_widget_messages_while_a_cell_awaits_each_end_with_an_idle(notebook: Not
     assert mine == ["busy", "idle"]
     assert all(m["parent_header"].get("msg_id") == alone for m in seen)
     notebook.ok("assert box.value == 5\nbox.close()")
+    # Installed once, whatever loads the extension again.
+    notebook.ok(
+        "from workbench.kernel import idle_after_concurrent_comms\n"
+        "kernel = get_ipython().kernel\n"
+        "patched = kernel.dispatch_shell\n"
+        "%unload_ext workbench\n"
+        "%load_ext workbench\n"
+        "assert idle_after_concurrent_comms(kernel) and kernel.dispatch_shell is patched\n"
+        "wb = workbench.current()\n"
+        "%mcp connect demo",
+        timeout=90,
+    )
 
 
 def test_nobody_clicking_declines_at_the_timeout(notebook: Notebook) -> None:
