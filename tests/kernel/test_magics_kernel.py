@@ -246,6 +246,24 @@ def test_a_failing_tool_cell_registers_nothing(kernel: Kernel) -> None:
     assert kernel.ok(NOTEBOOK_TOOLS).stdout.strip() == "['two']"
 
 
+def test_a_tool_error_names_the_cell_and_line_it_was_raised_on(kernel: Kernel) -> None:
+    kernel.ok("%%tool\ndef ratio(a: float, b: float) -> float:\n    'Divide.'\n    return a / b\n")
+    kernel.ok("def helper(x):\n    return 1 / x\n")  # a cell of its own: the line raising
+    kernel.ok(
+        "from workbench import tool\n@tool\ndef inverse(x: float) -> float:\n    return helper(x)\n"
+    )
+    cell = kernel.ok(
+        "import workbench\nwb = workbench.current()\nwb.add_tools(inverse)\n"
+        "print(get_ipython().execution_count)\n"  # this cell's number + 1
+        "print(wb.call('notebook.ratio', {'a': 1, 'b': 0}).error_message)\n"
+        "print(wb.call('notebook.inverse', {'x': 0}).error_message)"
+    )
+    after, ratio, inverse = cell.stdout.splitlines()
+    zero = "ZeroDivisionError: float division by zero"
+    assert ratio == f"ratio: {zero} (cell [{int(after) - 4}], line 4: return a / b)"
+    assert inverse == f"inverse: {zero} (cell [{int(after) - 3}], line 2: return 1 / x)"
+
+
 def test_usage_errors_are_one_line(kernel: Kernel) -> None:
     cell = kernel.run("%mcp call demo.add a= b=2")
     assert cell.status == "error" and cell.error is None and cell.outputs == []

@@ -241,3 +241,16 @@ def test_a_tool_cell_function_without_hints_or_docstring_gets_a_one_line_nudge(
         ip, '%%tool\ndef triple(x: int) -> int:\n    """Times three."""\n    return 3 * x\n'
     )
     assert "Tip:" not in described.stdout
+
+
+def test_a_tool_error_names_the_cell_and_line_as_the_notebook_shows_them(
+    ip: InteractiveShell, state: KernelState
+) -> None:
+    number = ip.execution_count  # what the prompt shows: [number]
+    cell = '%%tool\ndef ratio(a: float, b: float) -> float:\n    "Divide."\n    return a / b'
+    with capture_output():
+        ip.run_cell(cell, store_history=True)
+    failed = state.workbench.call("notebook.ratio", {"a": 1, "b": 0})
+    assert failed.error_message == (
+        f"ratio: ZeroDivisionError: float division by zero (cell [{number}], line 4: return a / b)"
+    )

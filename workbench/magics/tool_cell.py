@@ -72,7 +72,7 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
             f"%%tool: --name, --title, --description, the hints and --tags apply to a cell "
             f"that defines one function; this one defines {len(names)}{listed}."
         )
-    result = shell.run_cell(cell, store_history=False)  # type: ignore[no-untyped-call]
+    result = _run_body(shell, cell)
     error = result.error_before_exec or result.error_in_exec
     if error is not None:
         kind = type(error).__name__
@@ -96,6 +96,18 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
 
     for entry in entries:
         show(ToolCard(entry))
+
+
+def _run_body(shell: InteractiveShell, cell: str) -> Any:
+    """Run the body as part of its cell, so tracebacks and a tool's errors name the cell
+    as the notebook shows it: numbered like it (IPython counted the cell before running it)
+    and with the lines below the ``%%tool`` line where the cell shows them."""
+    shell.execution_count -= 1
+    try:
+        # A comment stands for the %%tool line: IPython drops leading blank lines.
+        return shell.run_cell("# %%tool\n" + cell, store_history=False)  # type: ignore[no-untyped-call]
+    finally:
+        shell.execution_count += 1
 
 
 def _public_functions(shell: InteractiveShell, cell: str) -> list[str]:

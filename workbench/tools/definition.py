@@ -23,6 +23,7 @@ from typing_extensions import Self
 
 from workbench.errors import InvalidArgumentsError, ToolDefinitionError
 from workbench.tools.annotations import ToolAnnotations
+from workbench.tools.failures import failure_message
 from workbench.tools.schema import Action, ErrorKind, Observation
 
 ActionT = TypeVar("ActionT", bound=Action)
@@ -245,7 +246,7 @@ def _invalid(error: InvalidArgumentsError, started: float) -> Observation:
 
 
 def _failed(name: str, error: Exception) -> Observation:
-    return Observation.error(ErrorKind.TOOL_ERROR, f"{name}: {type(error).__name__}: {error}")
+    return Observation.error(ErrorKind.TOOL_ERROR, failure_message(name, error))
 
 
 def _timed(observation: Observation, started: float) -> Observation:
