@@ -151,3 +151,7 @@ def test_an_awaited_connection_shows_the_panel_and_takes_its_done(
     summary = with_class(models, "wb-ask-summary")
     assert "awaited: sign-in address received" in html.unescape(models[summary]["value"])
     assert with_class(models, "wb-ask") in cell.displayed()
+    [saved] = cell.bundles()  # a static summary, and never the one-time code
+    assert saved["text/plain"] == "awaited asks you to sign in.\nawaited: sign-in address received"
+    assert "application/vnd.jupyter.widget-view+json" not in saved
+    assert "code=" not in str(saved)
