@@ -18,7 +18,7 @@ import pytest
 from nbclient import NotebookClient
 from playwright.sync_api import Locator, expect
 
-from tests.browser.jupyter_browser import LabPage
+from tests.browser.jupyter_browser import VIEWPORT, LabPage
 from tests.browser.outputs import (
     OBSERVATION_MIME,
     PROGRESS_MIME,
@@ -266,6 +266,43 @@ UI_TEXT = {  # small labels (status pills, durations, notes): 4.5 too, as they a
 }
 
 
+# Every word of a table cell on one line, and a cell's badges side by side (newcomer-3
+# friction 15: "demo.book_tab|le", "statu|s", "112|.5 ms" at 1280 px with the file browser).
+_BROKEN_WORDS_JS = """(selector) => {
+  const broken = [];
+  for (const td of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (range.getClientRects().length > 1) broken.push(word[0]);
+      }
+    }
+    const tops = new Set([...td.querySelectorAll('.jp-wb-badge')].map(
+      badge => Math.round(badge.getBoundingClientRect().top)));
+    if (tops.size > 1) broken.push(`badges: ${td.textContent}`);
+  }
+  return broken;
+}"""
+NARROW = {"width": 1280, "height": 800}
+
+
+def check_words_whole_at_1280_with_the_file_browser(lab: LabPage) -> None:
+    page = lab.page
+    page.set_viewport_size(NARROW)  # type: ignore[arg-type]
+    if not page.locator("#filebrowser").is_visible():
+        page.locator('.jp-SideBar li[data-id="filebrowser"]').click()
+    expect(page.locator("#filebrowser")).to_be_visible()
+    tables = f"{_PANEL} .jp-wb-tool-table td, {_PANEL} .jp-wb-servers td"
+    expect(page.locator(f"{_PANEL} .jp-wb-tool-table td.jp-wb-prose").first).to_be_visible()
+    page.locator(f"{_PANEL} .jp-wb-tool-table").scroll_into_view_if_needed()
+    lab.screenshot("tables-1280-file-browser")
+    assert page.evaluate(_BROKEN_WORDS_JS, tables) == []
+    page.set_viewport_size(VIEWPORT)
+
+
 def set_theme(lab: LabPage, theme: str) -> None:
     lab.server.api("PUT", THEMES, {"raw": json.dumps({"theme": theme})})
 
@@ -288,6 +325,8 @@ def test_contrast_is_readable_in_the_light_dark_and_high_contrast_themes(lab: La
             lab.page.locator(f"{_PANEL} .jp-wb-observation").first.scroll_into_view_if_needed()
             lab.screenshot(step)
             ratios[step] = lab.page.evaluate(_CONTRAST_JS, {**BODY, **UI_TEXT})
+            if step == "light":
+                check_words_whole_at_1280_with_the_file_browser(lab)
     finally:
         set_theme(lab, "JupyterLab Light")
     print("contrast ratios:", json.dumps(ratios))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 
 from workbench.display import HistoryTable, SearchTable, ServerTable, ToolTable
@@ -217,3 +218,19 @@ def test_a_title_and_notes_stay_whole_lines_however_long_the_path() -> None:
     empty = WorkspaceTable(root, [])._repr_mimebundle_()["text/plain"]
     assert "Nothing to load: tools/*.py and events/*.yaml are empty." in empty.splitlines()
     assert f"Workspace {root}: 0 tools loaded" in empty.splitlines()
+
+
+def test_html_cells_break_lines_only_at_the_spaces_of_long_texts() -> None:
+    # newcomer-3 friction 15: short cells stay whole (ids, statuses, "112.5 ms", badges); the
+    # extension's tables follow the same rule (dom.ts tableCell, tests/browser).
+    pinged = ServerInfo("demo", "stdio", "uvx a", "connected", 1, None, None, ping=0.1125)
+    error = "Could not connect to server 'nowhere': the URL could not be reached"
+    html = ServerTable([pinged, info("nowhere", "failed", error)]).to_html()
+    one_line = '<span style="white-space:nowrap">'
+    for short in ("demo", "stdio", "connected", "112.5 ms", "failed"):
+        whole = rf"<td[^>]*>{re.escape(one_line)}(<span[^>]*>)?{short}(</span>)?</span></td>"
+        assert re.search(whole, html), short
+    cell = html.split(error.replace("'", "&#x27;"))[0].rsplit("<td", 1)[1]
+    assert one_line not in cell  # a long text wraps at its words
+    badges = ToolTable(tools()).to_html().split("read-only")[0].rsplit("<td", 1)[1]
+    assert one_line in badges

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 DESCRIPTION_WIDTH = 80
 WHOLE_WIDTH = 64
+PROSE_LENGTH = 24
+"""Characters a cell keeps on one line whatever the width (ids, numbers, statuses, short
+phrases); a longer text with spaces wraps at them. The extension's tables follow the same
+rule (``labextension/src/render/dom.ts`` ``tableCell``)."""
 
 
 class ServerRow(Protocol):
@@ -297,6 +301,16 @@ def _json_cell(cell: Cell) -> dict[str, Any]:
 
 def _html_cell(cell: Cell) -> str:
     if cell.badges:
-        return markup.badges(cell.badges)
+        return _one_line(markup.badges(cell.badges))
     shown = markup.span(cell.text, tone=cell.tone, mono=cell.mono)
-    return f"{markup.span(cell.marker, tone='muted')} {shown}" if cell.marker else shown
+    html = f"{markup.span(cell.marker, tone='muted')} {shown}" if cell.marker else shown
+    return html if wraps(cell.text) else _one_line(html)
+
+
+def wraps(text: str) -> bool:
+    """Whether a cell's text may wrap (at its spaces): only a long one that has spaces."""
+    return len(text) > PROSE_LENGTH and any(char.isspace() for char in text.strip())
+
+
+def _one_line(html: str) -> str:
+    return f'<span style="white-space:nowrap">{html}</span>'

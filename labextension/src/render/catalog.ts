@@ -3,7 +3,7 @@
  * (`application/vnd.workbench.servers+json`), version 1, drawn as the Python views draw them.
  * Server targets arrive masked by the kernel; nothing here unmasks or adds anything.
  */
-import { el, fallback, isDocument, line, list, note, record, text } from './dom';
+import { el, fallback, isDocument, line, list, note, record, tableCell, text } from './dom';
 
 export const TOOL_MIME = 'application/vnd.workbench.tool+json';
 export const SERVERS_MIME = 'application/vnd.workbench.servers+json';
@@ -81,7 +81,7 @@ function table(caption: string, headers: string[], rows: HTMLElement[][]): HTMLT
   for (const cells of rows) {
     const row = body.insertRow();
     for (const cell of cells) {
-      row.insertCell().appendChild(cell);
+      tableCell(row, cell.textContent ?? '').appendChild(cell);
     }
   }
   return node;

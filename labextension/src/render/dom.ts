@@ -43,6 +43,20 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** Characters a table cell holds on one line whatever the width: ids, numbers, statuses and
+ * short phrases never break; a longer text with spaces wraps at them (`display/tables.py`
+ * `PROSE_LENGTH` is the same rule for the HTML). */
+export const PROSE_LENGTH = 24;
+
+/** A table cell for `text`: one that wraps at its spaces (`jp-wb-prose`) when it is long. */
+export function tableCell(row: HTMLTableRowElement, text: string): HTMLTableCellElement {
+  const cell = row.insertCell();
+  if (text.length > PROSE_LENGTH && /\s/.test(text.trim())) {
+    cell.className = 'jp-wb-prose';
+  }
+  return cell;
+}
+
 /** Preformatted text that wraps (tool output keeps its layout, never overflows). */
 export function pre(text: string, className = ''): HTMLPreElement {
   return el('pre', `jp-wb-pre ${className}`.trim(), text);

@@ -4,7 +4,7 @@
  * as titled rows of toned cells and notes under them. The kernel already shortened and
  * masked each cell; nothing here adds to it.
  */
-import { el, fallback, isDocument, note, record } from './dom';
+import { el, fallback, isDocument, note, record, tableCell } from './dom';
 
 export const TABLE_MIME = 'application/vnd.workbench.table+json';
 
@@ -77,7 +77,8 @@ export function renderTable(doc: unknown): HTMLElement {
     for (const row of rows) {
       const tr = body.insertRow();
       for (const cell of Array.isArray(row) ? row : []) {
-        tr.insertCell().appendChild(cellNode(cell));
+        const node = cellNode(cell);
+        tableCell(tr, node.textContent ?? '').appendChild(node);
       }
     }
     box.appendChild(table);
