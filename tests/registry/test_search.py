@@ -213,6 +213,23 @@ def test_no_good_match_when_the_best_hit_misses_the_rare_words(catalog: Registry
     assert not catalog.search("list the issues of my project").no_good_match
 
 
+def test_each_hit_says_whether_it_is_weak_by_the_same_rule() -> None:
+    """The rule behind no_good_match, hit by hit: the tool list shows only credible hits."""
+    registry = Registry()
+    registry.add_tools("tracker", [make("create_issue", "Create a new issue in a project.")])
+    registry.add_tools("billing", [
+        make("create_invoice", "Create an invoice for a customer."),
+        make("create_invoice_item", "Add a line item to a draft invoice for a customer."),
+    ])  # fmt: skip
+    hits = registry.search("create invoice customer", limit=40)
+    assert [(hit.id, hit.weak) for hit in hits] == [
+        ("billing.create_invoice", False),
+        ("billing.create_invoice_item", False),
+        ("tracker.create_issue", True),  # "create" only: not what was asked
+    ]
+    assert not hits.no_good_match
+
+
 def test_a_word_no_tool_has_weighs_as_the_rarest(catalog: Registry) -> None:
     catalog.add_tools("queue", [make("send_message", "Send a message to a queue.")])
     assert catalog.search("send an SMS to my mom").no_good_match

@@ -55,7 +55,8 @@ def test_the_document_has_the_search_the_results_the_open_tool_and_its_last_call
     assert doc["query"] == "add numbers"
     assert doc["results"][0]["id"] == "demo.add"
     assert doc["results"][0]["badges"] == ["read-only", "idempotent"]
-    assert doc["note"] == f"best {len(doc['results'])} of {doc['total']} tools"
+    assert doc["note"].startswith(f"best 1 of {doc['total']} tools; ")  # and the weak hits
+    assert [row["id"] for row in doc["results"]] == ["demo.add"]
     assert doc["open"]["id"] == "demo.add"
     assert [p["name"] for p in doc["open"]["parameters"]] == ["a", "b"]
     action, observation = doc["lastCall"]["action"], doc["lastCall"]["observation"]

@@ -12,7 +12,13 @@ from tests.catalogs import distinct_words, synthetic_catalog
 from workbench.registry import Registry
 from workbench.registry.search import MAX_QUERY_CHARS
 from workbench.session import Workbench
-from workbench.widgets.tool_list import LIMIT, MAX_QUERY, NOTE_QUERY_WIDTH, ToolList
+from workbench.widgets.tool_list import (
+    LIMIT,
+    MAX_QUERY,
+    NOTE_QUERY_WIDTH,
+    ToolList,
+    registry_summary,
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +65,30 @@ def test_the_server_filter_limits_results_and_an_unknown_server_means_all(
     assert tool_list.answer["server"] == "demo" and ids(tool_list.answer)[0] == "demo.add"
     assert ask(tool_list, "add", server="gone")["server"] == ""
     assert tool_list.servers == ["demo"]
+
+
+def test_weak_hits_are_left_out_and_said_so(demo: Workbench) -> None:
+    """Friction 11: "add numbers" showed demo.add, then tools that merely mention a number."""
+    tool_list = ToolList(demo.registry)
+    answer = ask(tool_list, "add numbers")
+    assert ids(answer) == ["demo.add"]
+    weak = sum(hit.weak for hit in demo.registry.search("add numbers", limit=LIMIT))
+    assert weak >= 1
+    total = len(demo.registry)
+    hits = "weak hit" if weak == 1 else "weak hits"
+    assert answer["note"] == f"best 1 of {total} tools; {weak} {hits} left out"
+    # With no credible hit at all, the closest are shown, said so (as `%mcp search` does).
+    closest = ask(tool_list, "send klingon poem")
+    assert closest["rows"] and closest["note"].startswith("No good match for 'send klingon poem'")
+
+
+def test_one_tool_from_one_server_is_said_in_the_singular() -> None:
+    registry = Registry()
+    registry.add_tools("solo", [{"name": "ping", "description": "Ping.", "inputSchema": {}}])
+    assert registry_summary(registry) == "1 tool from 1 server"
+    assert ToolList(registry).answer["note"] == "1 tool"
+    assert ask(ToolList(registry), "ping")["note"] == "best 1 of 1 tool"
+    assert registry_summary(Registry()) == "No servers yet."
 
 
 def test_a_miss_says_so_instead_of_showing_nothing(demo: Workbench) -> None:

@@ -93,6 +93,8 @@ class SearchHit:
     score: float
     description: str
     annotations: ToolAnnotations | None
+    weak: bool = False
+    """It answers too little of the query to be credible (the rule of ``no_good_match``)."""
 
 
 class SearchResults(Sequence[SearchHit]):
@@ -288,9 +290,11 @@ class SearchIndex:
             keep[list(self._server_slots.get(server, ()))] = True
             scores[~keep] = 0
         hits = self._top(scores, max(limit, 0), routes)
-        best = hits[0][1] if hits else None
-        weak = best is None or self._coverage(routes, best) < NO_GOOD_MATCH_COVERAGE
-        return SearchResults(query, [self._hit(slot, score) for score, slot in hits], weak)
+        found = [
+            self._hit(slot, score, self._coverage(routes, slot) < NO_GOOD_MATCH_COVERAGE)
+            for score, slot in hits
+        ]
+        return SearchResults(query, found, not found or found[0].weak)
 
     # -- how query terms reach the index ------------------------------------------------
 
@@ -438,7 +442,7 @@ class SearchIndex:
             answered += weight * max((r.weight for r in term_routes if r.term in have), default=0)
         return answered / total if total else 0.0
 
-    def _hit(self, slot: int, score: float) -> SearchHit:
+    def _hit(self, slot: int, score: float, weak: bool) -> SearchHit:
         entry = self._entries[slot]
         assert entry is not None
         short = self._short[slot]
@@ -452,6 +456,7 @@ class SearchIndex:
             score=round(score, 6),
             description=short,
             annotations=entry.annotations,
+            weak=weak,
         )
 
 

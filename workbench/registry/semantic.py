@@ -361,6 +361,7 @@ class SemanticIndex:
                 round(score, 6),
                 known.description,
                 known.annotations,
+                known.weak,
             )
         entry = self._entries[slot]
         assert entry is not None
@@ -372,4 +373,5 @@ class SemanticIndex:
             score=round(score, 6),
             description=shorten(entry.description),
             annotations=entry.annotations,
+            weak=True,  # no query word reaches it: nothing of the query is covered
         )

@@ -20,11 +20,12 @@ import anywidget
 import traitlets
 
 from workbench.display.formatting import first_line, shorten
+from workbench.display.tables import count_noun
 from workbench.registry.search import MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from workbench.registry import Registry, ToolEntry
-    from workbench.registry.search import SearchHit
+    from workbench.registry.search import SearchHit, SearchResults
 
 STATIC = Path(__file__).parent / "static"
 LIMIT = 40
@@ -33,6 +34,15 @@ DESCRIPTION_WIDTH = 160
 MAX_QUERY = MAX_QUERY_CHARS
 """Characters the box takes and the kernel searches: all that search reads of a query."""
 NOTE_QUERY_WIDTH = 60
+NO_TOOLS = "No tools yet: connect a server."
+
+
+def registry_summary(registry: Registry) -> str:
+    """The browser's header (live and saved): "31 tools from 4 servers"."""
+    servers = registry.servers()
+    if not servers:
+        return "No servers yet."
+    return f"{count_noun(len(registry), 'tool')} from {count_noun(len(servers), 'server')}"
 
 
 class ToolList(anywidget.AnyWidget):
@@ -87,17 +97,32 @@ class ToolList(anywidget.AnyWidget):
             entries = sorted(self._registry.tools(known or None), key=lambda entry: entry.id)
             rows = [_entry_row(entry) for entry in entries[: self.limit]]
             shown = f"first {len(rows)} of " if len(rows) < total else ""
-            note = f"{shown}{total} tools{where}" if total else "No tools yet: connect a server."
+            note = f"{shown}{count_noun(total, 'tool')}{where}" if total else NO_TOOLS
         else:
             results = self._registry.search(query, limit=self.limit, server=known or None)
-            rows = [_hit_row(hit) for hit in results]
-            if not rows:
-                note = f"Nothing matches {quoted}{where}."
-            elif results.no_good_match:
-                note = f"No good match for {quoted}; the closest of {total} tools{where}:"
-            else:
-                note = f"best {len(rows)} of {total} tools{where}"
+            rows, note = _ranked(results, quoted, total, where)
         return {"seq": seq, "query": query, "server": known, "rows": rows, "note": note}
+
+
+def _ranked(
+    results: SearchResults, quoted: str, total: int, where: str
+) -> tuple[list[dict[str, Any]], str]:
+    """The rows and note of a search: the credible hits only, saying how many weak ones
+    were left out (``SearchHit.weak``, the rule behind ``%mcp search``'s "No good match");
+    when even the best is weak, the closest ones, said so."""
+    tools = f"{count_noun(total, 'tool')}{where}"
+    if not results:
+        return [], f"Nothing matches {quoted}{where}."
+    if results.no_good_match:
+        rows = [_hit_row(hit) for hit in results]
+        return rows, f"No good match for {quoted}; the closest of {tools}:"
+    # The best hit is credible (no_good_match says so) even when only meaning reached it.
+    good = [hit for rank, hit in enumerate(results) if rank == 0 or not hit.weak]
+    note = f"best {len(good)} of {tools}"
+    weak = len(results) - len(good)
+    if weak:
+        note += f"; {count_noun(weak, 'weak hit')} left out"
+    return [_hit_row(hit) for hit in good], note
 
 
 def _row(
