@@ -1,6 +1,7 @@
 """The tool browser in a real page: notebooks/browse.ipynb, run all, then used as a person
-would use it: search, open, fill a nested form, call, watch a slow call and cancel it, read
-the History tab, and see a re-run %%tool cell land in the open browser.
+would use it: search, open, fill a nested form, call (no Cancel left on screen after it),
+watch a slow call and cancel it, read the History tab (a cancel counted apart from
+failures), and see a re-run %%tool cell land in the open browser.
 
 Each step leaves a screenshot under test-artifacts/browser/<test>/.
 """
@@ -91,6 +92,10 @@ def test_browse_search_fill_call_cancel_history_and_live_tools(lab: LabPage) -> 
     expect(result).to_contain_text("Grace")
     expect(result).not_to_contain_text("Error")
     expect(result).to_contain_text(re.compile(r"call\s*demo\.create_event"))  # the Action
+    # Friction 14: no greyed-out Cancel once the call ended, and one duration: the
+    # Observation's, with no "finished in" timed from the click beside it.
+    expect(browser.locator(".wb-cancel")).to_be_hidden()
+    expect(browser.locator(".wb-call-panel")).not_to_contain_text("finished in")
     lab.screenshot("called")
 
     # A slow call: the progress bar moves; Cancel stops it.
@@ -116,6 +121,7 @@ def test_browse_search_fill_call_cancel_history_and_live_tools(lab: LabPage) -> 
     lab.screenshot("progress")
     browser.locator(".wb-cancel").click()
     expect(browser.locator(".wb-status")).to_contain_text("Cancelled", timeout=20_000)
+    expect(browser.locator(".wb-cancel")).to_be_hidden()
     assert bar_width(browser) < 100
     lab.screenshot("cancelled")
 
@@ -126,6 +132,9 @@ def test_browse_search_fill_call_cancel_history_and_live_tools(lab: LabPage) -> 
     expect(calls.first).to_contain_text("cancelled")
     expect(calls.nth(1)).to_contain_text("demo.create_event")
     expect(calls.nth(1)).to_contain_text("ok")
+    history = browser.locator(".wb-history")
+    expect(history).to_contain_text("2 calls in this kernel: 1 cancelled")  # not "1 failed"
+    expect(history.locator(".wb-columns")).to_contain_text(re.compile(r"#\s+tool\s+status"))
     browser.locator(".wb-history-list select").select_option(index=1)
     expect(browser.locator(".wb-history-detail")).to_contain_text("Workshop")
     lab.screenshot("history")

@@ -54,7 +54,10 @@ def test_clicking_a_row_opens_the_tool_and_calling_shows_action_and_observation(
     ]
     assert kinds == ["action", "observation"]
     assert "5.5" in html_of(run)
-    assert run.cancel_button.disabled
+    # Friction 14: no greyed-out Cancel once the call ended, and one duration (the
+    # Observation's), not a second one timed from the click.
+    assert run.cancel_button.layout.display == "none"
+    assert "finished in" not in run.progress.status.value
     assert [(call.tool_id, call.status) for call in wb.history] == [("demo.add", "ok")]
 
 
@@ -127,7 +130,7 @@ def test_a_slow_call_shows_progress_and_logs_and_can_be_cancelled(
 ) -> None:
     browser.open("demo.slow_count", {"seconds": 30, "steps": 60})
     run = browser.panel.call()
-    assert run is not None and run.running and not run.cancel_button.disabled
+    assert run is not None and run.running and run.cancel_button.layout.display != "none"
     bar = run.progress.bar
     wait_for(lambda: bar.value > 0)
     first = bar.value
@@ -136,6 +139,7 @@ def test_a_slow_call_shows_progress_and_logs_and_can_be_cancelled(
     run.cancel_button.click()
     finished(run)
     assert "Cancelled" in run.progress.status.value and run.observation is None
+    assert run.cancel_button.layout.display == "none"
     wait_for(lambda: len(wb.history) == 1)
     assert wb.history[0].status == "cancelled"
     # The session is still usable and the form is still there.
@@ -161,7 +165,7 @@ def test_the_history_tab_lists_every_call_and_runs_one_again(
     wait_for(lambda: len(browser.history.calls.options) == 2)
     labels = [label for label, _ in browser.history.calls.options]
     assert labels[0].startswith("#2") and "demo.fail" in labels[0] and "tool_error" in labels[0]
-    assert "2 calls in this kernel, 1 failed" in browser.history.summary.value
+    assert "2 calls in this kernel: 1 failed" in browser.history.summary.value
     browser.history.select(1)
     detail = [output["data"]["text/html"] for output in browser.history.detail.outputs]
     assert len(detail) == 2 and "demo.add" in detail[0]

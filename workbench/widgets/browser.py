@@ -30,7 +30,7 @@ from workbench.widgets.resources_view import ResourcesView
 from workbench.widgets.servers_view import ServersView
 from workbench.widgets.shutdown import shutting_down
 from workbench.widgets.snapshot import BrowserOutput
-from workbench.widgets.tool_list import ToolList
+from workbench.widgets.tool_list import ToolList, registry_summary
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -209,9 +209,7 @@ class ToolBrowser:
             return None
 
     def _update_header(self) -> None:
-        servers = self.workbench.registry.servers()
-        count = len(self.workbench.registry)
-        text = f"{count} tools from {len(servers)} servers" if servers else "No servers yet."
+        text = registry_summary(self.workbench.registry)
         self.header.value = markup.line(
             markup.span("MCP tool browser", bold=True), markup.span(text, tone="muted")
         )

@@ -9,6 +9,7 @@ writing to its own widgets, never to the new tool's.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,10 @@ class ProgressWidgets:
             fraction = view.fraction
             self.bar.value = fraction if fraction is not None else 0.0
             self.bar.bar_style = "success" if view.elapsed is not None else "info"
+        if view.elapsed is not None and not view.cancelled:
+            # The Observation below says how long the call took, measured where it ran; a
+            # second figure here, timed from the click, would contradict it.
+            view = dataclasses.replace(view, elapsed=None)
         text = " · ".join(part for part in (view.counts(), view.status()) if part)
         self.status.value = markup.span(text, tone="muted") if text else ""
         self.logs.value = "".join(
@@ -94,7 +99,9 @@ class CallRun:
         self.entry = entry
         self.arguments = arguments
         self.progress = ProgressWidgets()
-        self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True)
+        self.cancel_button = widgets.Button(
+            description="Cancel", icon="stop", layout=widgets.Layout(display="none")
+        )  # on screen only while the call runs: a greyed-out Cancel after it says nothing
         self.cancel_button.add_class("wb-cancel")
         self.cancel_button.on_click(lambda _: self.cancel())
         self.output = widgets.Output()
@@ -114,7 +121,7 @@ class CallRun:
 
     def start(self) -> None:
         """Submit the call; returns at once."""
-        self.cancel_button.disabled = False
+        self.cancel_button.layout.display = ""
         self.progress.status.value = markup.span(f"calling {self.entry.id}…", tone="muted")
         on_elicitation, on_sampling = self.asker.handlers(lambda: self._workbench.answer_timeout)
         try:
@@ -158,7 +165,7 @@ class CallRun:
     def _finish(self, observation: Observation | None, problem: str | None) -> None:
         """Show the outcome; runs on the bridge thread (or at once when submit failed)."""
         self._tracker.finish()
-        self.cancel_button.disabled = True
+        self.cancel_button.layout.display = "none"
         self.observation = observation
         if observation is not None:
             self.output.outputs = output_of(

@@ -7,13 +7,15 @@ browser, which opens the tool's form filled in with its arguments.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from workbench.display import ActionView, ObservationView, markup
 from workbench.display.formatting import format_duration, format_time
+from workbench.display.tables import count_noun
+from workbench.tools.schema import ErrorKind
 from workbench.widgets.call_panel import output_of
 
 if TYPE_CHECKING:
@@ -24,13 +26,36 @@ SHOWN = 500
 """Newest calls listed at most: the list is rebuilt at every call, from any thread."""
 
 
+def _columns(number: str, tool: str, status: str, duration: str, time: str) -> str:
+    return f"{number:<5} {tool:<32} {status:<17} {duration:>9}  {time}"
+
+
+HEADER = _columns("#", "tool", "status", "duration", "time")
+"""The column names, above the list, aligned with its rows (both monospace)."""
+
+
 def call_label(call: ToolCall) -> str:
     """One line per call: number, tool, status, duration and local time."""
     duration = format_duration(call.duration) or "–"
-    return (
-        f"#{call.id:<4} {call.tool_id:<32} {call.status:<17} {duration:>9}  "
-        f"{format_time(call.started_at)}"
+    return _columns(
+        f"#{call.id}", call.tool_id, call.status, duration, format_time(call.started_at)
     )
+
+
+def summary(calls: Sequence[ToolCall], shown: int) -> str:
+    """How many calls, and how many failed and were cancelled (a cancel is no failure)."""
+    if not calls:
+        return "No calls yet."
+    cancelled = sum(call.status == ErrorKind.CANCELLED.value for call in calls)
+    failed = sum(call.observation.is_error for call in calls) - cancelled
+    ended = [f"{failed} failed"] if failed else []
+    ended += [f"{cancelled} cancelled"] if cancelled else []
+    text = f"{count_noun(len(calls), 'call')} in this kernel" + (
+        f": {', '.join(ended)}" if ended else ""
+    )
+    if shown < len(calls):
+        text += f"; the newest {shown} are listed"
+    return text
 
 
 class HistoryView:
@@ -42,6 +67,8 @@ class HistoryView:
         self.history = history
         self.on_run_again = on_run_again
         self.summary = widgets.HTML()
+        self.columns = widgets.HTML(markup.span(HEADER, tone="muted", bold=True))
+        self.columns.add_class("wb-columns")
         self.calls = widgets.Select(options=[], rows=ROWS, layout=widgets.Layout(width="100%"))
         self.calls.add_class("wb-history-list")
         self.calls.observe(lambda _: self._show_selected(), names="value")
@@ -50,7 +77,9 @@ class HistoryView:
         self.run_again.on_click(lambda _: self._run_again())
         self.detail = widgets.Output()
         self.detail.add_class("wb-history-detail")
-        self.widget = widgets.VBox([self.summary, self.calls, self.run_again, self.detail])
+        self.widget = widgets.VBox(
+            [self.summary, self.columns, self.calls, self.run_again, self.detail]
+        )
         self.widget.add_class("wb-history")
         self._unsubscribe = history.subscribe(lambda _: self.refresh())
         self.refresh()
@@ -74,11 +103,7 @@ class HistoryView:
         self.calls.options = [(call_label(call), call.id) for call in reversed(shown)]
         if chosen is not None and any(call.id == chosen for call in shown):
             self.calls.value = chosen
-        failed = sum(call.observation.is_error for call in calls)
-        text = f"{len(calls)} calls in this kernel" + (f", {failed} failed" if failed else "")
-        if len(shown) < len(calls):
-            text += f"; the newest {len(shown)} are listed"
-        self.summary.value = markup.span(text if calls else "No calls yet.", tone="muted")
+        self.summary.value = markup.span(summary(calls, len(shown)), tone="muted")
 
     def close(self) -> None:
         """Stop following the history."""

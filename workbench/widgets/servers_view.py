@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from workbench.display import ServerDetail, markup
 from workbench.display.server_detail import has_warnings
+from workbench.display.tables import count_noun
 from workbench.errors import WorkbenchError
 
 if TYPE_CHECKING:
@@ -24,7 +25,11 @@ ROWS = 8
 def server_label(name: str, status: str, tools: int, warned: bool) -> str:
     """One line per server: name, status, tool count, and a mark when its log has warnings."""
     mark = "  ⚠ log" if warned else ""
-    return f"{name:<24} {status:<12} {tools:>4} tools{mark}"
+    return f"{name:<24} {status:<12} {tools:>5}{mark}"
+
+
+HEADER = f"{'server':<24} {'status':<12} {'tools':>5}"
+"""The column names, above the list, aligned with its rows (both monospace)."""
 
 
 class ServersView:
@@ -33,6 +38,8 @@ class ServersView:
     def __init__(self, workbench: Workbench) -> None:
         self.workbench = workbench
         self.summary = widgets.HTML()
+        self.columns = widgets.HTML(markup.span(HEADER, tone="muted", bold=True))
+        self.columns.add_class("wb-columns")
         self.servers = widgets.Select(options=[], rows=ROWS, layout=widgets.Layout(width="100%"))
         self.servers.add_class("wb-servers-list")
         self.servers.observe(lambda _: self.show_selected(), names="value")
@@ -41,7 +48,9 @@ class ServersView:
         self.refresh_button.on_click(lambda _: self.refresh())
         self.detail = widgets.HTML()
         self.detail.add_class("wb-server-detail")
-        self.widget = widgets.VBox([self.summary, self.servers, self.refresh_button, self.detail])
+        self.widget = widgets.VBox(
+            [self.summary, self.columns, self.servers, self.refresh_button, self.detail]
+        )
         self.widget.add_class("wb-servers")
         self.refresh()
 
@@ -72,7 +81,7 @@ class ServersView:
         if chosen in names:
             self.servers.value = chosen
         failed = sum(info.status == "failed" for info in infos)
-        text = f"{len(infos)} servers" + (f", {failed} failed" if failed else "")
+        text = count_noun(len(infos), "server") + (f", {failed} failed" if failed else "")
         if not infos:
             text = "No servers connected."
         self.summary.value = markup.span(text, tone="muted")

@@ -41,6 +41,7 @@ from workbench.display.mime import BROWSER_MIME
 from workbench.display.observation import ObservationView
 from workbench.display.tool_card import ToolCard
 from workbench.widgets.shutdown import shutting_down
+from workbench.widgets.tool_list import registry_summary
 
 if TYPE_CHECKING:
     from workbench.registry import ToolEntry
@@ -82,7 +83,7 @@ class SnapshotSource:
         registry = browser.workbench.registry
         servers = registry.servers()
         count = len(registry)
-        header = f"{count} tools from {len(servers)} servers" if servers else "No servers yet."
+        header = registry_summary(registry)
         server = str(answer.get("server") or "")
         rows = answer.get("rows")
         entry = browser.panel.entry
