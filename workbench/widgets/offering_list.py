@@ -22,6 +22,7 @@ import anywidget
 import traitlets
 
 from workbench.display.formatting import first_line, shorten
+from workbench.display.tables import count_noun
 from workbench.registry.search import MAX_QUERY_CHARS
 
 STATIC = Path(__file__).parent / "static"
@@ -138,6 +139,10 @@ class OfferingList(anywidget.AnyWidget):
             with self._lock:
                 self.answer = self._answer()
 
+    def _count(self, count: int) -> str:
+        """ "1 prompt", "3 prompts": ``noun`` is a regular plural."""
+        return count_noun(count, self._noun.removesuffix("s"))
+
     def _answer(self) -> dict[str, Any]:
         query = str(self.request.get("query") or "")[:MAX_QUERY]
         seq = int(self.request.get("seq") or 0)
@@ -150,11 +155,11 @@ class OfferingList(anywidget.AnyWidget):
         elif not total:
             note = f"No {self._noun}: no connected server offers any."
         elif not words:
-            note = f"{total} {self._noun}"
+            note = self._count(total)
         elif not found:
             note = f"Nothing matches {shorten(query, NOTE_QUERY_WIDTH)!r}."
         else:
-            note = f"{len(found)} of {total} {self._noun}"
+            note = f"{len(found)} of {self._count(total)}"
         if len(shown) < len(found):
             note += f" (the first {len(shown)} shown)"
         if self._note:
