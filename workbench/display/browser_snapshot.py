@@ -89,9 +89,11 @@ class BrowserSnapshot:
 
     def to_plain(self) -> str:
         """One line for front ends that show only text (and for a quick look at ``_``)."""
-        parts = [f"Tool browser (saved): {self.header}"]
+        # Clauses joined by "; ": a header or note ending its own sentence loses its ".".
+        parts = [f"Tool browser (saved): {self.header.rstrip('.')}"]
         if self.query:
-            parts.append(f"search {shorten(self.query, PLAIN_QUERY_WIDTH)!r}: {self.note}")
+            query = shorten(self.query, PLAIN_QUERY_WIDTH)
+            parts.append(f"search {query!r}: {self.note.rstrip('.')}")
         if self.card is not None:
             parts.append(f"{self.card.entry.id} open")
         parts.append("run the cell for the live widget.")
