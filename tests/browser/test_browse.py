@@ -70,6 +70,12 @@ def test_browse_search_fill_call_cancel_history_and_live_tools(lab: LabPage) -> 
     # Search: the right tool first.
     rows = search(browser, "draw a bar chart")
     expect(rows.first).to_have_attribute("data-id", "demo.draw_chart")
+    # A row's badges wrap as one unit, never one by one under the title (friction 15).
+    for row in browser.locator(".wb-tl-row").all():
+        tops = row.locator(".wb-badge").evaluate_all(
+            "badges => [...new Set(badges.map(b => Math.round(b.getBoundingClientRect().top)))]"
+        )
+        assert len(tops) <= 1, f"{row.get_attribute('data-id')}: badges on {len(tops)} lines"
     lab.screenshot("searched")
 
     # Open create_event and fill its nested object, including an array of objects.

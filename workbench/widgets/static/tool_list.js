@@ -28,8 +28,13 @@ function rowElement(row) {
   const head = element("div", "wb-tl-head");
   head.append(element("span", "wb-tl-id", row.id));
   if (row.title) head.append(element("span", "wb-tl-title", row.title));
-  for (const badge of row.badges || []) {
-    head.append(element("span", `wb-badge ${BADGE_CLASS[badge] || ""}`, badge));
+  if ((row.badges || []).length) {
+    // One unit: the badges wrap together, never one by one under the title.
+    const badges = element("span", "wb-tl-badges");
+    for (const badge of row.badges) {
+      badges.append(element("span", `wb-badge ${BADGE_CLASS[badge] || ""}`, badge));
+    }
+    head.append(badges);
   }
   item.append(head);
   if (row.description) item.append(element("div", "wb-tl-desc", row.description));
