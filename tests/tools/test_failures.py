@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import linecache
-from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
-import pytest
+from ipykernel.compiler import XCachingCompiler
 
 from workbench import tool
-from workbench.tools.failures import install_cell_namer
 
 CELL = '''\
 import statistics
@@ -23,20 +22,22 @@ def mean(text: str) -> float:
 LONG = "def long(x: int) -> int:\n    'Fails on a long line.'\n    return x // 0 " + "+ 1 " * 40
 
 
-def cell_tools(filename: str, source: str = CELL) -> dict[str, Any]:
+def cell_tools(filename: str, source: str = CELL, **names: Any) -> dict[str, Any]:
     """The functions of ``source`` compiled as a cell named ``filename``, as IPython does."""
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = dict(names)
     exec(compile(source, filename, "exec"), namespace)
     return namespace
 
 
-@pytest.fixture
-def namer() -> Iterator[None]:
-    install_cell_namer(lambda filename: "cell [12]" if filename.endswith("/4242.py") else None)
-    yield
-    install_cell_namer(None)
+def kernel_cell(number: int) -> dict[str, Any]:
+    """The cell's functions compiled by ipykernel's own compiler (a file under a temporary
+    folder, numbered only by the compiler), in a namespace that leads to it as a shell's does."""
+    compiler = XCachingCompiler()
+    filename = compiler.cache(CELL, number)
+    shell = SimpleNamespace(compile=compiler)
+    return cell_tools(filename, get_ipython=lambda: shell)
 
 
 def test_the_error_names_the_cell_line_that_raised() -> None:
@@ -53,15 +54,14 @@ def test_library_frames_below_the_cell_are_left_out() -> None:
     assert message.endswith("(cell [8], line 7: return statistics.mean([1, text]))")
 
 
-def test_a_kernel_cell_is_named_by_the_shell_and_its_path_never_shown(namer: None) -> None:
-    ratio = tool(cell_tools("/tmp/ipykernel_99/4242.py")["ratio"])
+def test_a_kernel_cell_is_numbered_by_its_shell_and_its_path_never_shown() -> None:
+    ratio = tool(kernel_cell(12)["ratio"])
     message = ratio.call({"a": 1, "b": 0}).error_message
     assert message is not None and message.endswith("(cell [12], line 4: return a / b)")
-    other = tool(cell_tools("/tmp/ipykernel_99/777.py")["ratio"])  # no number known
-    assert str(other.call({"a": 1, "b": 0}).error_message).endswith(
-        "(a cell, line 4: return a / b)"
-    )
-    assert "/tmp" not in f"{message} {other.call({'a': 1, 'b': 0}).error_message}"
+    unnumbered = tool(cell_tools("/tmp/ipykernel_99/777.py")["ratio"])  # no shell to ask
+    other = str(unnumbered.call({"a": 1, "b": 0}).error_message)
+    assert other.endswith("(a cell, line 4: return a / b)")
+    assert "/tmp" not in f"{message} {other}"
 
 
 def test_code_outside_a_cell_adds_nothing_and_a_long_line_is_cut() -> None:
