@@ -8,8 +8,8 @@ or ``application/octet-stream``. The blocks are MCP-shaped dicts, so the exporte
 carries this very module (``export_script.py`` copies its source) and answers alike.
 
 Standard library only, no ``from __future__`` import and no multi-line string data: the
-script embeds this code, indented, in a function. PIL and matplotlib are never imported: a value can only be one of theirs once
-its module is loaded, so ``sys.modules`` answers.
+script embeds this code, indented, in a function. PIL and matplotlib are never imported: a
+value can only be one of theirs once its module is loaded, so ``sys.modules`` answers.
 """
 
 import base64
