@@ -8,6 +8,7 @@ are reported, never asserted: performance targets live in ``benchmarks/``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -16,6 +17,17 @@ from tests.shell import ip, mcp, snapshot, state
 from workbench.session import Workbench
 
 __all__ = ["ip", "mcp", "snapshot", "state"]  # the shell's fixtures, for every test module
+
+
+@pytest.fixture(scope="session", autouse=True)
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The workbench's data folder (served tokens, OAuth caches) in a test folder, for
+    kernels started by tests too, never the user's."""
+    given = os.environ.get("WORKBENCH_DATA_DIR")
+    os.environ["WORKBENCH_DATA_DIR"] = given or str(tmp_path_factory.mktemp("data"))
+    yield
+    if given is None:
+        os.environ.pop("WORKBENCH_DATA_DIR", None)
 
 
 @pytest.fixture

@@ -14,6 +14,15 @@ class WorkbenchError(Exception):
     """Base of every error the workbench raises on purpose."""
 
 
+class OneLineError(WorkbenchError):
+    """An error whose message says all a person needs: IPython shows it as that message
+    alone (``_render_traceback_``), without the frames it came through; plain Python
+    shows it as any other exception."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"{type(self).__name__}: {self}"]
+
+
 class WorkbenchWarning(UserWarning):
     """Base of every warning the workbench emits on purpose."""
 
@@ -90,7 +99,7 @@ class KernelLoopBusyError(BridgeError):
     """A wait would stop the kernel's event loop that a notebook tool needs: ``await`` it."""
 
 
-class ConnectionFailedError(WorkbenchError):
+class ConnectionFailedError(OneLineError):
     """A server could not be connected; the message says why and what to try."""
 
 
@@ -140,9 +149,13 @@ class ListenerWarning(WorkbenchWarning):
     """A view's listener raised; it is reported once and never fails the change it followed."""
 
 
-class ServeError(WorkbenchError):
+class ServeError(OneLineError):
     """The notebook's tools cannot be served as asked (a remote address without the flag,
     a port in use, a token variable that is not set, ...)."""
+
+
+class NotServedError(ServeError, AttributeError):
+    """``Workbench.served`` was asked for while nothing is served."""
 
 
 class ServeWarning(WorkbenchWarning):

@@ -5,16 +5,20 @@ nothing hangs and no port stays open."""
 
 from __future__ import annotations
 
+import re
 import secrets
+import subprocess
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from fastmcp import Client
 
 from tests.kernel.conftest import KernelSession
 from tests.processes import port_is_free
-from tests.serving.conftest import Outside
+from tests.serving.conftest import Outside, with_client
 
 pytestmark = pytest.mark.kernel
 
@@ -92,9 +96,49 @@ def calls_from_outside(
     assert "['outside'] 1" in out
 
 
+@pytest.mark.integration
+def test_no_output_holds_the_token_and_the_route_it_prints_works(
+    served: tuple[KernelSession, str],
+) -> None:
+    kernel, url = served
+    status, out, error = kernel.execute("%mcp serve --new-token", timeout=60)
+    assert status == "ok", error
+    assert out.startswith("Still serving at the same address, with a new token")
+    export = re.search(r'export WORKBENCH_TOKEN="\$\(cat [^)]+\)"', out)
+    assert export is not None, out
+    shell = subprocess.run(
+        ["bash", "-c", export.group(0) + '; printf %s "$WORKBENCH_TOKEN"'],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    token = shell.stdout
+    assert len(token) > 20 and token not in out and token not in error
+
+    async def names(client: Client[Any]) -> list[str]:
+        return sorted(tool.name for tool in await client.list_tools())
+
+    assert with_client(url, token, names) == ["add", "aping"]
+
+
+def test_exercise_5_mistakes_are_one_line(served: tuple[KernelSession, str]) -> None:
+    kernel, _ = served
+    status, _, error = kernel.execute(
+        "from workbench import Workbench\n"
+        "client = Workbench()\n"
+        "client.connect('mine', url=workbench.current().served.url)",
+        timeout=60,
+    )
+    assert status == "error"
+    assert error.startswith("ConnectionFailedError: Could not connect to server 'mine'")
+    assert "HTTP 401" in error and "Traceback" not in error and ".py" not in error, error
+
+
 def test_stop_closes_the_port(served: tuple[KernelSession, str]) -> None:
     kernel, url = served
     status, out, error = kernel.execute("%mcp serve --stop", timeout=30)
     assert status == "ok", error
     assert "Stopped serving" in out
     assert port_is_free(urlsplit(url).port or 0)
+    status, _, error = kernel.execute("workbench.current().served.url", timeout=30)
+    assert status == "error"
+    assert error.startswith("NotServedError: Nothing is served: run %mcp serve (or wb.serve())")
+    assert "Traceback" not in error, error

@@ -27,8 +27,8 @@ def clean(ip: InteractiveShell, state: KernelState) -> Iterator[None]:
     state.cell_id = None
     yield
     wb = state.workbench
-    if wb.served is not None:
-        wb.served.stop()
+    if wb.serving is not None:
+        wb.serving.stop()
     if wb.tool_owner("launch") is not None:
         wb.remove_tool("launch")
     ip.user_ns.pop("ARMED", None)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import stat
+import traceback
 from typing import Any
 
 import httpx
@@ -12,7 +14,7 @@ from fastmcp import Client
 from tests.processes import port_is_free
 from tests.serving.conftest import Outside, with_client
 from workbench.display import HistoryTable
-from workbench.errors import ServeError, ServeWarning
+from workbench.errors import ConnectionFailedError, NotServedError, ServeError, ServeWarning
 from workbench.session import Workbench
 
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -128,14 +130,85 @@ def test_closing_the_workbench_stops_serving() -> None:
     assert port_is_free(handle.port)
 
 
+def test_connecting_without_the_token_fails_in_one_line_without_the_bridge_frames(
+    wb: Workbench,
+) -> None:
+    """Exercise 5's mistake: IPython shows the message alone (``_render_traceback_``);
+    plain Python a traceback from the caller's line, with nothing chained before it."""
+    handle = wb.serve()
+    with Workbench() as other, pytest.raises(ConnectionFailedError, match="HTTP 401") as caught:
+        other.connect("mine", url=handle.url)
+    error = caught.value
+    assert error._render_traceback_() == [f"ConnectionFailedError: {error}"]
+    assert "pass token=..." in str(error)
+    assert error.__cause__ is None and error.__context__ is None
+    files = [frame.filename for frame in traceback.extract_tb(error.__traceback__)]
+    assert not [name for name in files if "bridge" in name or "concurrent" in name], files
+
+
+def test_served_is_a_clear_error_while_nothing_is_served(wb: Workbench) -> None:
+    with pytest.raises(NotServedError, match=r"^Nothing is served: run %mcp serve \(or wb"):
+        _ = wb.served.url
+    assert wb.serving is None and getattr(wb, "served", None) is None
+    handle = wb.serve()
+    assert wb.served is handle and wb.serving is handle
+    handle.stop()
+    assert wb.serving is None
+    with pytest.raises(NotServedError):
+        _ = wb.served
+
+
 @pytest.mark.integration
-def test_serving_again_replaces_the_served_surface(wb: Workbench) -> None:
+def test_serving_again_keeps_the_address_and_the_token_unless_told(wb: Workbench) -> None:
     add_tools(wb)
     first = wb.serve()
-    second = wb.serve(port=first.port)
-    assert not first.running
-    assert second.running
-    assert second.port == first.port
+    second = wb.serve()
+    assert not first.running and second.running
+    assert (second.url, second.token) == (first.url, first.token)
+    assert second.notes == [
+        "Still serving at the same address, with the same token: configs pasted before "
+        "keep working."
+    ]
+    second.stop()
+    third = wb.serve(new_token=True)  # after a stop too: the same address
+    assert third.url == first.url and third.token != first.token
+    assert third.notes == ["Still serving at the same address, with a new token: clients need it."]
+    fourth = wb.serve(port=first.port)
+    assert fourth.port == first.port and fourth.token == third.token
+
+
+def test_the_token_is_in_a_file_only_its_owner_reads_while_served(
+    wb: Workbench, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    handle = wb.serve()
+    path = handle.token_file
+    assert path is not None and handle.token and path.read_text() == handle.token
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert str(path) in handle.client_configs()["VS Code (.vscode/mcp.json)"]
+    handle.stop()
+    assert not path.exists()
+
+    # Set before starting Jupyter, $WORKBENCH_TOKEN is the default: the configs read it.
+    monkeypatch.setenv("WORKBENCH_TOKEN", "set-before-starting-lab")
+    assert wb.serve().token == handle.token  # but serving again keeps the token first
+    fresh = Workbench()
+    try:
+        served = fresh.serve()
+        assert served.token == "set-before-starting-lab"
+        assert served.token_shown == "${env:WORKBENCH_TOKEN}" and served.token_file is None
+    finally:
+        fresh.close()
+
+
+def test_an_exposed_name_no_tool_has_yet_is_said_and_served_once_defined(wb: Workbench) -> None:
+    expected = "expose: no notebook tool named add yet; it is served once its cell runs"
+    with pytest.warns(ServeWarning, match=expected) as caught:
+        handle = wb.serve(expose=["add"])
+    assert caught[0].filename == __file__  # the caller's line, not the workbench's
+    assert handle.notes == [str(caught[0].message)]
+    add_tools(wb)
+    assert handle.tools() == ["add"]
 
 
 def test_a_given_port_in_use_is_refused(wb: Workbench) -> None:
@@ -184,7 +257,7 @@ def test_the_token_is_shown_masked_and_may_come_from_the_environment(
     client = outside(handle.url, "s3cret-value-for-the-test")
     assert client.ask("list") == {"names": ["add", "shout"]}
 
-    random = wb.serve()
+    random = wb.serve(new_token=True)  # serving again keeps the token unless told
     assert random.token and random.token not in repr(random)
     assert "***" in repr(random)
 

@@ -4,10 +4,16 @@ handshake-era session, and a 2026-07-28 client listening with ``subscriptions/li
 
 from __future__ import annotations
 
+import os
+import select
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
+from tests.polling import wait_for
 from tests.serving.conftest import Outside
 from tests.serving.raw_session import RawSession
 from tests.serving.test_handle import nothing_listens
@@ -82,3 +88,43 @@ def test_g17_a_session_that_only_initialized_hears_of_changes(wb: Workbench) -> 
     finally:
         handle.stop()
         session.close()
+
+
+def next_line(process: subprocess.Popen[str], timeout: float) -> str:
+    """The next line the process prints, or what it said on stderr when none comes."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], timeout)
+    line = process.stdout.readline() if ready else ""
+    if not line:
+        process.kill()
+        raise AssertionError(f"no line within {timeout} s: {process.communicate()[1][-3000:]}")
+    return line.strip()
+
+
+@pytest.mark.integration
+def test_the_printed_fastmcp_snippet_hears_of_each_change(wb: Workbench, tmp_path: Path) -> None:
+    """The snippet ``%mcp serve`` prints, run as printed by fastmcp's default client (the
+    2026-07-28 era, which hears tools/list_changed only on a listen stream it opens)."""
+    wb.set_owned_tools("cell:1", [FunctionTool(echo)])
+    handle = wb.serve()
+    assert handle.token
+    script = tmp_path / "snippet.py"
+    script.write_text(handle.client_configs()["Python (fastmcp)"])
+    env = os.environ | {handle.token_variable: handle.token, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, str(script)]
+    pipe = subprocess.PIPE
+    process = subprocess.Popen(command, stdout=pipe, stderr=pipe, text=True, env=env)
+    try:
+        assert next_line(process, 60) == "['echo']"
+        wait_for(lambda: handle.clients == 1, 10, "the snippet's listen stream")
+        wb.add_tools(double)  # a new tool
+        assert next_line(process, 10) == "['double', 'echo']"
+        wb.set_owned_tools("cell:1", [])  # the cell re-run without its function
+        assert next_line(process, 10) == "['double']"
+    finally:
+        handle.stop()  # ends the listen stream: the snippet ends
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)

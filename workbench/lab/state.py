@@ -59,8 +59,8 @@ def served_document(workbench: Workbench | None) -> dict[str, Any] | None:
     Asks the surface for its tools, which runs their ``enabled`` predicates: call it on the
     kernel's main thread only, never from a registry listener on the bridge thread.
     """
-    handle = None if workbench is None or workbench.closed else workbench.served
-    if handle is None or not handle.running:
+    handle = None if workbench is None or workbench.closed else workbench.serving
+    if handle is None:
         return None
     return {
         "url": handle.url,

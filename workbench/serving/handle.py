@@ -15,22 +15,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import secrets
-import socket
 import time
-import warnings
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, TypedDict
 
 import uvicorn
 
-from workbench.config import expand
-from workbench.errors import ConfigError, ServeError, ServeWarning
+from workbench.errors import ServeError
 from workbench.mcp.bridge import Bridge
 from workbench.names import LOCAL_SERVER, check_server_name
 from workbench.registry import Registry
 from workbench.registry.proxy import ToolProxy
-from workbench.secrets import MASK, is_template
+from workbench.secrets import is_template
+from workbench.serving.again import again, choose_token, listen_again
 from workbench.serving.app import (
     BearerToken,
     CallFn,
@@ -38,7 +36,7 @@ from workbench.serving.app import (
     NotebookProvider,
     ServedServer,
 )
-from workbench.serving.clients import client_configs
+from workbench.serving.clients import client_configs, token_variable
 from workbench.serving.gateway import ALSO, GATEWAY_MODES, ONLY, gateway_definitions, guarded
 from workbench.serving.guard import (
     ConnectionGuard,
@@ -50,6 +48,7 @@ from workbench.serving.relay import ServerProvider
 from workbench.serving.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionCap
 from workbench.serving.sessions import check as check_sessions
 from workbench.serving.surface import Surface
+from workbench.serving.token_file import remove_token, save_token
 from workbench.tools.definition import ToolDefinition
 
 PATH = "/mcp"
@@ -76,6 +75,7 @@ class ServeOptions(TypedDict, total=False):
     host: str
     port: int
     token: str | None
+    new_token: bool
     auth: bool
     allow_remote: bool
     expose: Iterable[str] | None
@@ -120,6 +120,11 @@ class ServeHandle:
         self.port: int = port
         shown_host = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown_host}:{port}{PATH}"
+        self.notes: list[str] = []
+        """What to say before anything else: filter names no tool has yet, and whether
+        serving again kept the address and the token."""
+        self.token_file: Path | None = None
+        """The file holding the token, readable by its owner only (removed at ``stop``)."""
         self.guard = ConnectionGuard(token, where=f"Serving at {self.url}")
         """The connections' deadlines and caps, and what they closed (``guard.counts``)."""
         self._app = server.http_app(
@@ -157,7 +162,8 @@ class ServeHandle:
     @property
     def token(self) -> str | None:
         """The bearer token clients send (None without auth). Never printed by the workbench:
-        copy it from here (e.g. ``pyperclip.copy(handle.token)``) or give a ``${env:VAR}``."""
+        clients read it from ``token_file`` or the ``${env:VAR}`` it came from; never print
+        it in a cell (the saved notebook would keep it)."""
         return self._token
 
     @property
@@ -188,9 +194,14 @@ class ServeHandle:
         if not self._stopped:
             self._bridge.submit(self._server.announcer.announce())
 
+    @property
+    def token_variable(self) -> str:
+        """The environment variable the client configurations read the token from."""
+        return token_variable(self.token_shown)
+
     def client_configs(self) -> dict[str, str]:
         """Ready-to-paste client configurations; the token is a placeholder, never its value."""
-        return client_configs(self.url, self.token_shown)
+        return client_configs(self.url, self.token_shown, self.token_file)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -200,6 +211,7 @@ class ServeHandle:
             return
         self._stopped = True
         self._unsubscribe()
+        remove_token(self.token_file)
         if self._bridge.closed:
             self._socket.close()
             return
@@ -279,6 +291,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     token: str | None = None,
+    new_token: bool = False,
     auth: bool = True,
     allow_remote: bool = False,
     expose: Iterable[str] | None = None,
@@ -292,12 +305,16 @@ def serve(
     max_sessions: int = DEFAULT_MAX_SESSIONS,
 ) -> ServeHandle:
     """Start serving the notebook's tools (or connection ``server``'s); the handle controls
-    it. ``replacing`` is stopped once the options are checked, before the port is bound.
+    it. ``replacing`` is stopped once the options are checked, before the port is bound;
+    its port and token are kept, so pasted client configurations keep working.
 
-    ``host`` (127.0.0.1; another than loopback needs ``allow_remote``), ``port`` (0: a free
-    one), ``token`` (a random one by default; a ``${env:VAR}`` template is read from the
-    environment), ``auth=False`` (no token at all, with a warning), ``expose`` (only these
-    tools) then ``exclude`` (never these; it wins), ``page_size`` (tools per ``tools/list``
+    ``host`` (127.0.0.1; another than loopback needs ``allow_remote``), ``port`` (0: the
+    replaced one's, else a free one), ``token`` (by default the replaced one's, else
+    ``${env:WORKBENCH_TOKEN}`` when the kernel has it, else a random one, written to a file
+    only its owner reads; a ``${env:VAR}`` template is read from the environment),
+    ``new_token`` (a random one even when serving again), ``auth=False`` (no token at all,
+    with a warning), ``expose`` (only these tools, those defined later too) then
+    ``exclude`` (never these; it wins), ``page_size`` (tools per ``tools/list``
     page), ``instructions`` (sent to clients at initialize), ``gateway`` (``"also"`` or
     True: serve ``find_tools`` / ``call_tool`` over every connected server next to the
     notebook tools; ``"only"``: the pair alone; ``proxy`` makes it), ``server`` (serve that
@@ -314,7 +331,7 @@ def serve(
             "allow_remote=True (--allow-remote) to mean it, or keep the default 127.0.0.1."
         )
     relayed = _relayed(server, registry, check, gateway)
-    secret, shown = _token(token, auth)
+    secret, shown = choose_token(token, auth, None if new_token else replacing)
     if isinstance(page_size, bool) or page_size < 1:
         raise ServeError(f"page_size must be a positive whole number, got {page_size!r}.")
     try:
@@ -327,7 +344,9 @@ def serve(
     provider: NotebookProvider | ServerProvider
     known: Callable[[], Iterable[str]] = definitions
     if relayed is not None:
-        surface = Surface(expose, exclude, what=f"tool of {relayed}")
+        surface = Surface(
+            expose, exclude, what=f"tool of {relayed}", appears=f"once {relayed} lists it"
+        )
         provider = ServerProvider(relayed, registry, surface, call)
         known = provider.known
     else:
@@ -347,7 +366,7 @@ def serve(
                 instructions = GATEWAY_INSTRUCTIONS + summary
             pair = gateway_definitions(seen)
         provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY)
-    surface.check(known())
+    notes = surface.check(known(), stacklevel=4)  # check < serve < Workbench.serve < caller
     served = ServedServer(
         relayed or LOCAL_SERVER,
         provider=provider,
@@ -357,13 +376,14 @@ def serve(
     )
     if replacing is not None:
         replacing.stop()  # every option is checked: the new surface takes its place
+    listening, taken = listen_again(host, port, replacing)
     handle = ServeHandle(
         bridge,
         served,
         provider,
         surface,
         known,
-        _listen(host, port),
+        listening,
         secret,
         shown,
         session_idle_timeout=session_idle_timeout,
@@ -376,6 +396,9 @@ def serve(
         handle.stop()
         raise
     handle._follow(registry.subscribe)
+    if secret is not None and not is_template(shown or ""):
+        handle.token_file = save_token(secret, handle.port)
+    handle.notes = notes + again(replacing, handle, taken)
     return handle
 
 
@@ -394,44 +417,6 @@ def _relayed(
             "server's tools; serve one or the other."
         )
     return server
-
-
-def _token(token: str | None, auth: bool) -> tuple[str | None, str | None]:
-    """The token clients must send and how it may be shown."""
-    if not auth:
-        if token is not None:
-            raise ServeError("A token was given with auth turned off; drop one of them.")
-        warnings.warn(
-            "Serving without auth: any program on this machine can call the notebook's tools.",
-            ServeWarning,
-            stacklevel=3,
-        )
-        return None, None
-    if token is None:
-        return secrets.token_urlsafe(32), MASK
-    try:
-        value = expand(token)
-    except ConfigError as error:
-        raise ServeError(f"token: {error}.") from None
-    if not value.strip():
-        raise ServeError("The token is empty.")
-    return value, (token if is_template(token) else MASK)
-
-
-def _listen(host: str, port: int) -> GuardedSocket:
-    """A socket bound to ``host:port`` (0: a free port), or a ServeError saying why not."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listening = GuardedSocket(family, socket.SOCK_STREAM)
-    try:
-        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind((host, port))
-        listening.listen(128)
-        listening.setblocking(False)
-    except (OSError, OverflowError) as error:
-        listening.close()
-        why = getattr(error, "strerror", None) or str(error)
-        raise ServeError(f"Cannot listen on {host}:{port}: {why}.") from None
-    return listening
 
 
 def _session_manager(app: object) -> object:

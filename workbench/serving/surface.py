@@ -26,24 +26,33 @@ class Surface:
         exclude: Iterable[str] = (),
         *,
         what: str = "notebook tool",
+        appears: str = "once its cell runs",
     ) -> None:
         self.expose = None if expose is None else frozenset(expose)
         self.exclude = frozenset(exclude)
         self.allowed: frozenset[str] | None = None
         self.what = what
         """What the served tools are, in warnings (``notebook tool``, ``tool of demo``)."""
+        self.appears = appears
+        """When a tool of that name would be there (``once its cell runs``)."""
 
-    def check(self, known: Iterable[str]) -> None:
-        """Warn (ServeWarning) about filter names that are no served tool; they are skipped."""
+    def check(self, known: Iterable[str], stacklevel: int = 3) -> list[str]:
+        """Warn (ServeWarning) about filter names that are no tool yet, and return the
+        warnings: the filters are asked at each request, so they apply to tools defined
+        later."""
         names = set(known)
+        notes = []
         for option, given in (("expose", self.expose), ("exclude", self.exclude)):
             unknown = sorted(set(given or ()) - names)
             if unknown:
-                warnings.warn(
-                    f"{option}: no {self.what} named {', '.join(unknown)}; skipped.",
-                    ServeWarning,
-                    stacklevel=3,
+                later = "served" if option == "expose" else "kept out"
+                notes.append(
+                    f"{option}: no {self.what} named {', '.join(unknown)} yet; it is {later} "
+                    f"{self.appears} (connected clients are told)."
                 )
+        for note in notes:
+            warnings.warn(note, ServeWarning, stacklevel=stacklevel)
+        return notes
 
     def allow(self, names: Iterable[str] | None, known: Iterable[str]) -> None:
         """Serve only ``names`` from now on (None: every tool the filters let through)."""

@@ -24,6 +24,8 @@ from workbench.errors import (
     ConfigError,
     ConnectionWarning,
     InvalidArgumentsError,
+    NotServedError,
+    OneLineError,
     ToolNotFoundError,
     WorkbenchClosedError,
 )
@@ -88,7 +90,7 @@ class Workbench(ServerLogs, Offerings, Signing):
             on_change=weakly(self._changes.notify),
         )
         self._local: LocalServer | None = None
-        self.served: ServeHandle | None = None  # what serve() serves now
+        self._served: ServeHandle | None = None  # what serve() served last
         self._closed = False
         # Closes the servers and the bridge at close(), at exit, or when nobody references
         # this Workbench any more (a re-run `wb = Workbench()` cell), whichever comes first.
@@ -228,15 +230,29 @@ class Workbench(ServerLogs, Offerings, Signing):
     def serve(self, **options: Unpack[ServeOptions]) -> ServeHandle:
         """Serve the notebook tools (or connection ``server``'s) to outside MCP clients over
         streamable HTTP (see ``workbench/serving/``); again stops the previous one once the
-        options are checked. The handle is kept as ``served``."""
+        options are checked, keeping its port and token unless told (``port``,
+        ``new_token=True``). The handle is kept as ``served``."""
         from workbench.serving import serve
 
         self._check_open()
-        self.served = serve(self._bridge, definitions=self._notebook_definitions,
-                            call=self._served_call, registry=self.registry,
-                            check=self._manager.check, replacing=self.served,
-                            proxy=lambda: self.proxy, **options)  # fmt: skip
-        return self.served
+        self._served = serve(self._bridge, definitions=self._notebook_definitions,
+                             call=self._served_call, registry=self.registry,
+                             check=self._manager.check, replacing=self._served,
+                             proxy=lambda: self.proxy, **options)  # fmt: skip
+        return self._served
+
+    @property
+    def served(self) -> ServeHandle:
+        """The handle of what is served now (``serve``); NotServedError when nothing is."""
+        if self.serving is None:
+            raise NotServedError("Nothing is served: run %mcp serve (or wb.serve()) first.")
+        return self.serving
+
+    @property
+    def serving(self) -> ServeHandle | None:
+        """The handle of what is served now, or None (nothing served, or stopped)."""
+        served = self._served
+        return served if served is not None and served.running else None
 
     @property
     def proxy(self) -> ToolProxy:
@@ -311,8 +327,8 @@ class Workbench(ServerLogs, Offerings, Signing):
         """Close every connection (no orphaned server processes) and stop the bridge."""
         if self._closed:
             return
-        if self.served is not None:
-            self.served.stop()
+        if self._served is not None:
+            self._served.stop()
         self._closed = True
         self._release()
 
@@ -336,7 +352,11 @@ class Workbench(ServerLogs, Offerings, Signing):
         if self._closed:
             coro.close()
             raise WorkbenchClosedError("This Workbench is closed; create a new one.")
-        return self._bridge.run(coro)
+        try:
+            return self._bridge.run(coro)
+        except OneLineError as error:  # its frames on the bridge and its context say nothing
+            error.__context__ = None  # (IPython renders a context holding a group natively)
+            raise error.with_traceback(None) from None
 
     async def _call(
         self,

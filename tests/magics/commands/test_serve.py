@@ -14,7 +14,6 @@ from IPython.core.error import UsageError
 
 from tests.magics.magic_output import bundles
 from tests.serving.conftest import with_client
-from workbench.errors import ServeWarning
 from workbench.kernel import KernelState
 
 Mcp = Callable[[str], Any]
@@ -34,8 +33,8 @@ def served(state: KernelState) -> Iterator[None]:
 
     wb.add_tools(hush, loud)
     yield
-    if wb.served is not None:
-        wb.served.stop()
+    if wb.serving is not None:
+        wb.serving.stop()
     wb.remove_tool("hush")
     wb.remove_tool("loud")
 
@@ -53,7 +52,10 @@ def test_serve_prints_url_masked_token_and_configs(mcp: Mcp, state: KernelState)
     out = captured.stdout
     assert handle.url in out
     assert handle.token not in out and handle.token not in captured.stderr
-    assert "Token: ***" in out and "workbench.current().served.token" in out
+    path = handle.token_file
+    assert path is not None and path.read_text() == handle.token
+    assert f"Token: ***, in {path} (only you can read it)" in out
+    assert f'export WORKBENCH_TOKEN="$(cat {path})"' in out and ".served.token" not in out
     desktop = json.loads(out.split("Claude Desktop / Cursor (mcpServers):\n")[1].split("\n\n")[0])
     entry = desktop["mcpServers"]["notebook"]
     assert entry["url"] == handle.url
@@ -67,7 +69,7 @@ def test_serve_prints_url_masked_token_and_configs(mcp: Mcp, state: KernelState)
     assert f"at {handle.url} to" in table and "connected client" in table
 
     _, stopped = mcp("serve --stop")
-    assert "Stopped serving" in stopped.stdout and not handle.running
+    assert "Stopped serving" in stopped.stdout and not handle.running and not path.exists()
     assert "Nothing is being served." in mcp("serve --stop")[1].stdout
 
 
@@ -103,13 +105,53 @@ def test_gateway_serves_the_proxy_pair(mcp: Mcp, state: KernelState) -> None:
 
 
 @pytest.mark.usefixtures("served")
-def test_no_auth_warns_and_a_remote_host_needs_the_flag(mcp: Mcp, state: KernelState) -> None:
+def test_no_auth_is_said_and_a_remote_host_needs_the_flag(mcp: Mcp, state: KernelState) -> None:
     with pytest.raises(UsageError, match="allow_remote"):
         mcp("serve --host 0.0.0.0")
-    with pytest.warns(ServeWarning, match="without auth"):
-        _, captured = mcp("serve --no-auth")
-    assert "No auth" in captured.stdout
+    _, captured = mcp("serve --no-auth")  # said in the output, not as a warning too
+    assert "No auth" in captured.stdout and not captured.stderr
     assert "Authorization" not in captured.stdout
+
+
+@pytest.mark.usefixtures("served")
+def test_an_exposed_tool_not_defined_yet_is_said_first_in_one_line(
+    mcp: Mcp, state: KernelState
+) -> None:
+    _, captured = mcp("serve --expose is_palindrome")  # a ServeWarning would fail the test
+    first = captured.stdout.splitlines()[0]
+    assert first == (
+        "expose: no notebook tool named is_palindrome yet; it is served once its cell runs "
+        "(connected clients are told)."
+    )
+    assert "\nServing 0 tools at" in captured.stdout and not captured.stderr
+
+    def is_palindrome(text: str) -> bool:
+        """Whether a text reads the same backwards."""
+        return text == text[::-1]
+
+    state.workbench.add_tools(is_palindrome)
+    try:
+        assert state.workbench.served.tools() == ["is_palindrome"]
+    finally:
+        state.workbench.remove_tool("is_palindrome")
+
+
+@pytest.mark.integration
+@pytest.mark.usefixtures("served")
+def test_serving_again_says_it_kept_the_address_and_the_token(mcp: Mcp, state: KernelState) -> None:
+    mcp("serve")
+    first = state.workbench.served
+    _, captured = mcp("serve --exclude loud")
+    again = state.workbench.served
+    assert (again.url, again.token) == (first.url, first.token)
+    assert captured.stdout.splitlines()[0] == (
+        "Still serving at the same address, with the same token: configs pasted before keep "
+        "working."
+    )
+    _, captured = mcp("serve --new-token")
+    assert state.workbench.served.url == first.url
+    assert state.workbench.served.token != first.token
+    assert "with a new token" in captured.stdout.splitlines()[0]
 
 
 @pytest.mark.integration

@@ -1,27 +1,33 @@
 """``%mcp serve``: the notebook's tools served to outside MCP clients over streamable HTTP.
 
-It prints the URL, the token masked (never its value: a saved notebook keeps cell output)
-and where to copy it from, and client configurations that read the token from the
-environment or ask for it.
+It says first what needs a look (a filter naming no tool yet, whether serving again kept the
+address and the token), then the URL, the token masked (never its value: a saved notebook
+keeps cell output) and where a client takes it from without it ever entering a cell (a file
+only its owner reads, or the ``${env:VAR}`` it came from), and client configurations.
 """
 
 from __future__ import annotations
 
+import shlex
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench.errors import ServeWarning
 from workbench.magics.arguments import argument, magic_arguments, parse_line
 from workbench.magics.parsing import fail, usage_errors
 from workbench.names import LOCAL_SERVER
+from workbench.secrets import MASK
 
 if TYPE_CHECKING:
     from workbench.kernel import KernelState
 
-TOKEN_FROM = "workbench.current().served.token"
-
 
 @magic_arguments(name="mcp serve")
-@argument("--port", type=int, default=0, help="The port (default: a free one).")
+@argument(
+    "--port", type=int, default=0,
+    help="The port (default: the one served before, else a free one).",
+)  # fmt: skip
 @argument("--host", default="127.0.0.1", help="The address to bind (default 127.0.0.1).")
 @argument(
     "--allow-remote", action="store_true",
@@ -29,8 +35,10 @@ TOKEN_FROM = "workbench.current().served.token"
 )  # fmt: skip
 @argument(
     "--token", metavar="VALUE|${env:VAR}",
-    help="The bearer token clients must send (default: a random one).",
+    help="The bearer token clients must send (default: the one served before, else "
+    "${env:WORKBENCH_TOKEN} if set, else a random one, kept in a file only you can read).",
 )  # fmt: skip
+@argument("--new-token", action="store_true", help="A new random token, even when serving again.")
 @argument("--no-auth", action="store_true", help="No token at all (with a warning).")
 @argument("--expose", action="append", metavar="A,B", help="Serve only these tools.")
 @argument("--exclude", action="append", default=[], metavar="C", help="Never these tools.")
@@ -55,18 +63,20 @@ def serve(state: KernelState, line: str) -> Any:
     args = parse_line(serve, line)
     workbench = state.workbench
     if args.stop:
-        served = workbench.served
-        if served is None or not served.running:
+        served = workbench.serving
+        if served is None:
             print("Nothing is being served.")
             return None
         served.stop()
         print(f"Stopped serving {served.url}; the port is closed.")
         return None
-    with usage_errors():
+    with usage_errors(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ServeWarning)  # said first in the output instead
         handle = workbench.serve(
             host=args.host,
             port=args.port,
             token=args.token,
+            new_token=args.new_token,
             auth=not args.no_auth,
             allow_remote=args.allow_remote,
             expose=None if args.expose is None else _names(args.expose),
@@ -81,23 +91,42 @@ def serve(state: KernelState, line: str) -> Any:
 
 
 def report(handle: Any) -> str:
-    """URL, tools, the token masked and where to copy it, and client configurations."""
+    """What needs a look, URL, tools, where clients take the token from, and configs."""
     tools = handle.tools()
-    lines = [
+    lines = [*getattr(handle, "notes", ())]
+    lines.append(
         f"Serving {len(tools)} tool{'' if len(tools) == 1 else 's'}{_of(handle)} at {handle.url}"
-        + (f" ({', '.join(tools)})" if tools else ""),
-    ]
-    if handle.token_shown is None:
-        lines.append("No auth: any program on this machine can call these tools.")
-    else:
-        lines.append(
-            f"Token: {handle.token_shown} (copy it from {TOKEN_FROM}; the configs below "
-            "read it from the environment or ask for it)."
-        )
+        + (f" ({', '.join(tools)})" if tools else " (each tool defined later is served)")
+    )
+    lines.append(_token_line(handle))
     lines.append("Stop with %mcp serve --stop; %mcp servers shows connected clients.")
     for title, text in handle.client_configs().items():
         lines += ["", f"{title}:", text.rstrip()]
     return "\n".join(lines)
+
+
+def _token_line(handle: Any) -> str:
+    """Where a client takes the token from; never the token itself."""
+    shown = handle.token_shown
+    if shown is None:
+        return "No auth: any program on this machine can call these tools."
+    variable = handle.token_variable
+    if shown != MASK:
+        return (
+            f"Token: {shown}, from the kernel's environment: the configs below read "
+            f"${variable} too, so set it where the client runs."
+        )
+    path = getattr(handle, "token_file", None)
+    if path is None:
+        return (
+            f"Token: {shown} (it could not be written to a file: serve with "
+            "--token ${env:VAR}, VAR set before starting Jupyter, to share it)."
+        )
+    return (
+        f"Token: {shown}, in {path} (only you can read it). Where the client starts: "
+        f'export {variable}="$(cat {shlex.quote(str(path))})". Never print it in a cell: '
+        "the notebook would keep it."
+    )
 
 
 def _of(handle: Any) -> str:

@@ -49,8 +49,8 @@ def _hints(workbench: Workbench) -> list[str]:
     if logged:
         names = ", ".join(logged)
         hints.append(f"Warnings or errors were logged for {names}: {DETAIL} shows them.")
-    served = workbench.served
-    if served is not None and served.running:
+    served = workbench.serving
+    if served is not None:
         tools, clients = len(served.tools()), served.clients
         hints.append(
             f"Serving {tools} tool{'' if tools == 1 else 's'} of {served.server} at {served.url} "
