@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import stat
 import traceback
@@ -144,6 +145,14 @@ def test_connecting_without_the_token_fails_in_one_line_without_the_bridge_frame
     assert error.__cause__ is None and error.__context__ is None
     files = [frame.filename for frame in traceback.extract_tb(error.__traceback__)]
     assert not [name for name in files if "bridge" in name or "concurrent" in name], files
+
+    async def awaited() -> BaseException:
+        with Workbench() as other, pytest.raises(ConnectionFailedError) as caught:
+            await other.aconnect("mine", url=handle.url)
+        return caught.value
+
+    # Awaited too: nothing chained, or IPython would render the context's group instead.
+    assert asyncio.run(awaited()).__context__ is None
 
 
 def test_served_is_a_clear_error_while_nothing_is_served(wb: Workbench) -> None:

@@ -133,6 +133,7 @@ class Connection:
         # What the SDK, FastMCP and httpx log about this server stays out of the cell.
         working_for(self.name)
         quiet_handshake_era_requests()
+        failed: str | None = None
         try:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self._start_limit())
@@ -153,9 +154,13 @@ class Connection:
             )
             self.status, self.last_error = Status.FAILED, message
             await self._drop_client()
-            if isinstance(error, Exception):
-                raise ConnectionFailedError(message) from None
-            raise
+            if not isinstance(error, Exception):
+                raise
+            failed = message
+        if failed is not None:
+            # Raised outside the handler, so with no context: the message says it all (the
+            # libraries' words are in the server's log), and IPython shows it in one line.
+            raise ConnectionFailedError(failed)
         self.status, self.last_error = Status.CONNECTED, None
 
     async def refresh_tools(self) -> list[Any]:
