@@ -7,7 +7,12 @@ import { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { sidebarPlugins } from './sidebar';
 import { snapshotPlugins } from './snapshot';
+import { stoppedPlugins } from './stopped';
 
-const plugins: JupyterFrontEndPlugin<any>[] = [...sidebarPlugins, ...snapshotPlugins];
+const plugins: JupyterFrontEndPlugin<any>[] = [
+  ...sidebarPlugins,
+  ...snapshotPlugins,
+  ...stoppedPlugins
+];
 
 export default plugins;
