@@ -54,8 +54,8 @@ def test_serve_prints_url_masked_token_and_configs(mcp: Mcp, state: KernelState)
     assert handle.token not in out and handle.token not in captured.stderr
     path = handle.token_file
     assert path is not None and path.read_text() == handle.token
-    assert f"Token: ***, in {path} (only you can read it)" in out
-    assert f'export WORKBENCH_TOKEN="$(cat {path})"' in out and ".served.token" not in out
+    assert f"Token: ***, kept in {path} (only you can read it" in out
+    assert f'\n  export WORKBENCH_TOKEN="$(cat {path})"\n' in out and ".served.token" not in out
     desktop = json.loads(out.split("Claude Desktop / Cursor (mcpServers):\n")[1].split("\n\n")[0])
     entry = desktop["mcpServers"]["notebook"]
     assert entry["url"] == handle.url

@@ -96,7 +96,7 @@ def report(handle: Any) -> str:
     lines = [*getattr(handle, "notes", ())]
     lines.append(
         f"Serving {len(tools)} tool{'' if len(tools) == 1 else 's'}{_of(handle)} at {handle.url}"
-        + (f" ({', '.join(tools)})" if tools else " (each tool defined later is served)")
+        + (f" ({', '.join(tools)})" if tools else " (none yet)")
     )
     lines.append(_token_line(handle))
     lines.append("Stop with %mcp serve --stop; %mcp servers shows connected clients.")
@@ -123,9 +123,9 @@ def _token_line(handle: Any) -> str:
             "--token ${env:VAR}, VAR set before starting Jupyter, to share it)."
         )
     return (
-        f"Token: {shown}, in {path} (only you can read it). Where the client starts: "
-        f'export {variable}="$(cat {shlex.quote(str(path))})". Never print it in a cell: '
-        "the notebook would keep it."
+        f"Token: {shown}, kept in {path} (only you can read it; never print it in a cell: "
+        f"the notebook would keep it). In the shell that starts a client:\n"
+        f'  export {variable}="$(cat {shlex.quote(str(path))})"'
     )
 
 
