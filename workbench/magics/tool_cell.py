@@ -83,7 +83,7 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
             definition.enabled = enabled
         nudge = _nudge(definition)
         if nudge:
-            print(nudge)
+            _tip(nudge)
     owner = _owner(state, cell_id, [definition.name for definition in definitions])
     with usage_errors():
         change = state.workbench.set_owned_tools(owner, definitions)
@@ -215,6 +215,17 @@ def _nudge(definition: ToolDefinition[Any, Any]) -> str | None:
         f"Tip: {LOCAL_SERVER}.{definition.name} has no {' and no '.join(missing)}; a tool's "
         "type hints become its schema and its docstring the description callers read."
     )
+
+
+def _tip(text: str) -> None:
+    """A tip as a display, not printed: a notebook draws printed text with ``word-break:
+    break-all`` (JupyterLab's stream output), which breaks the sentence mid-word."""
+    from IPython.display import display
+
+    from workbench.display import markup
+
+    html = f'<div style="margin:3px 0">{markup.span(text, tone="accent")}</div>'
+    display({"text/plain": text, "text/html": html}, raw=True)  # type: ignore[no-untyped-call]
 
 
 def _owner(state: KernelState, cell_id: str | None, names: Sequence[str]) -> str:
