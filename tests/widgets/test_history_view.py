@@ -11,7 +11,7 @@ def three_calls() -> History:
     """newcomer-3's History: one ok call, one refused, one cancelled."""
     history = History()
     history.record("demo.add", "demo", {"a": 1}, Observation.from_text("2", duration=0.0251))
-    refused = Observation.error(ErrorKind.INVALID_ARGUMENTS, "b: required")
+    refused = Observation.error(ErrorKind.INVALID_ARGUMENTS, "b: required", duration=0.0)
     history.record("demo.create_event", "demo", {}, refused)
     cancelled = Observation.error(ErrorKind.CANCELLED, "Cancelled.", duration=3.63)
     history.record("demo.slow_count", "demo", {"seconds": 9}, cancelled)
@@ -31,11 +31,12 @@ def test_each_column_sits_under_its_name() -> None:
     view = HistoryView(history)
     try:
         assert "tool" in view.columns.value and "duration" in view.columns.value
-        add, _refused, slow = (call_label(call) for call in history.last())
+        add, refused, slow = (call_label(call) for call in history.last())
         tool, status = HEADER.index("tool"), HEADER.index("status")
         assert add[tool:].startswith("demo.add ") and slow[tool:].startswith("demo.slow_count ")
         assert add[status:].startswith("ok ") and slow[status:].startswith("cancelled ")
         end = HEADER.index("duration") + len("duration")  # durations end where their name does
         assert add[:end].endswith(" 25.1 ms") and slow[:end].endswith(" 3.63 s")
+        assert refused[:end].endswith(" –")  # refused before it ran: no "0.0 ms"
     finally:
         view.close()

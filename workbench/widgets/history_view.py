@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from workbench.display import ActionView, ObservationView, markup
 from workbench.display.formatting import format_duration, format_time
+from workbench.display.observation import NEVER_RAN
 from workbench.display.tables import count_noun
 from workbench.tools.schema import ErrorKind
 from workbench.widgets.call_panel import output_of
@@ -35,8 +36,10 @@ HEADER = _columns("#", "tool", "status", "duration", "time")
 
 
 def call_label(call: ToolCall) -> str:
-    """One line per call: number, tool, status, duration and local time."""
-    duration = format_duration(call.duration) or "–"
+    """One line per call: number, tool, status, duration and local time (no duration for
+    a call refused before it ran, as its Observation shows none)."""
+    ran = call.observation.error_kind not in NEVER_RAN
+    duration = (format_duration(call.duration) if ran else "") or "–"
     return _columns(
         f"#{call.id}", call.tool_id, call.status, duration, format_time(call.started_at)
     )
