@@ -131,6 +131,7 @@ def test_closing_the_workbench_stops_serving() -> None:
     assert port_is_free(handle.port)
 
 
+@pytest.mark.integration
 def test_connecting_without_the_token_fails_in_one_line_without_the_bridge_frames(
     wb: Workbench,
 ) -> None:
@@ -155,6 +156,7 @@ def test_connecting_without_the_token_fails_in_one_line_without_the_bridge_frame
     assert asyncio.run(awaited()).__context__ is None
 
 
+@pytest.mark.integration
 def test_served_is_a_clear_error_while_nothing_is_served(wb: Workbench) -> None:
     with pytest.raises(NotServedError, match=r"^Nothing is served: run %mcp serve \(or wb"):
         _ = wb.served.url
@@ -186,6 +188,7 @@ def test_serving_again_keeps_the_address_and_the_token_unless_told(wb: Workbench
     assert fourth.port == first.port and fourth.token == third.token
 
 
+@pytest.mark.integration
 def test_the_token_is_in_a_file_only_its_owner_reads_while_served(
     wb: Workbench, monkeypatch: pytest.MonkeyPatch
 ) -> None:
