@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -52,13 +53,20 @@ def write_kernelspec(folder: Path) -> None:
     os.environ["JUPYTER_PATH"] = str(folder)
 
 
+def solution_code(source: str) -> str:
+    """The code of a solution cell: its fenced ```python block (the whole source if none)."""
+    fenced = re.search(r"```python\n(.*?)\n```", source, re.S)
+    return fenced.group(1) if fenced else source
+
+
 def swap_in_solutions(cells: list[Any]) -> int:
     """Run the workshop as someone who solved it; how many solutions were swapped in.
 
     The workshop's layout (held by tests/notebooks/test_workshop.py): exercise N has cells
     with ids ``exN-answer`` (the placeholder), ``exN-check`` and ``exN-solution`` (tagged
-    ``solution``). Each solution's code goes into its answer cell and the solution cell is
-    dropped, so each check runs once, after a solved answer.
+    ``solution``: markdown, its code in a fenced block). Each solution's code goes into its
+    answer cell and the solution cell is dropped, so each check runs once, after a solved
+    answer.
     """
     by_id = {cell.get("id"): cell for cell in cells}
     solutions = [c for c in cells if "solution" in c.get("metadata", {}).get("tags", [])]
@@ -68,7 +76,7 @@ def swap_in_solutions(cells: list[Any]) -> int:
         if not name.endswith("-solution") or answer is None:
             raise SystemExit(f"the solution cell {name!r} has no answer cell to replace")
         assert PLACEHOLDER in answer.source.lower(), f"{name}'s answer cell has no placeholder"
-        answer.source = solution.source
+        answer.source = solution_code(solution.source)
     dropped = {id(cell) for cell in solutions}
     cells[:] = [cell for cell in cells if id(cell) not in dropped]
     return len(solutions)

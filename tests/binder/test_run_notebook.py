@@ -7,7 +7,7 @@ import nbformat
 import pytest
 
 from tests.binder.image import ROOT
-from tests.binder.run_notebook import errors_of, swap_in_solutions
+from tests.binder.run_notebook import errors_of, solution_code, swap_in_solutions
 
 
 def test_errors_are_read_from_every_code_cell_but_those_that_promise_one() -> None:
@@ -32,7 +32,11 @@ def test_the_workshop_runs_with_each_solution_in_its_answer_cell() -> None:
 
     assert swapped == len(solutions) >= 1
     answers = {c.id: c.source for c in notebook.cells if c.id.endswith("-answer")}
-    assert answers == {name.replace("-solution", "-answer"): s for name, s in solutions.items()}
+    assert answers == {
+        name.replace("-solution", "-answer"): solution_code(s) for name, s in solutions.items()
+    }
+    assert not [source for source in answers.values() if "<details>" in source or "```" in source]
+    assert answers["ex1-answer"].startswith("%%tool\n")  # the code, runnable as a cell
     assert not [c for c in notebook.cells if "solution" in c.metadata.get("tags", [])]
     assert not [c for c in notebook.cells if c.cell_type == "code" and "your code here" in c.source]
 
