@@ -20,6 +20,11 @@ TABS = ".lm-DockPanel-tabBar .lm-TabBar-tab"
 def test_every_notebook_opened_and_left_alone_stays_unmodified(lab: LabPage) -> None:
     first, *others = NOTEBOOKS
     saved = {name: (lab.workdir / "notebooks" / name).read_text() for name in NOTEBOOKS}
+    # ipywidgets' manager asks each fresh kernel for its widgets over a control comm; a kernel
+    # that has not imported ipywidgets closes it, and the page may log that close as a
+    # "Comm not found" (stock JupyterLab + ipywidgets, as in test_lab_snapshot.py).
+    for _kernel in NOTEBOOKS:
+        lab.allow_error("Comm not found for comm id")
     lab.open_notebook(f"notebooks/{first}")
     for name in others:  # each in a tab of the same page, from the file browser
         lab.page.locator(".jp-DirListing-item", has_text=name).dblclick()
