@@ -325,7 +325,7 @@ def test_gateway_server_serves_the_pair_over_mcp(demo: Workbench) -> None:
     assert found.structured_content is not None
     assert found.structured_content["tools"][0]["id"] == "demo.text_stats"
     called = demo.call("gateway.call_tool", {"name": "demo.add", "arguments": {"a": 2, "b": 2}})
-    assert (called.is_error, called.text) == (False, "4.0")
+    assert (called.is_error, called.text) == (False, "4")
 
 
 def test_observations_know_their_tool_for_display(demo: Workbench) -> None:

@@ -152,7 +152,7 @@ def test_the_panel_follows_the_kernel_and_answers_it(
     template = panel.next("template")
     assert template["seq"] == 2 and template["code"].endswith("%mcp call demo.add a=0 b=0")
     panel.run(template["code"])  # the Observation is the cell's value
-    assert panel.run("print(_.text, _.is_error)").strip() == "0.0 False"
+    assert panel.run("print(_.text, _.is_error)").strip() == "0 False"
     panel.send({"type": "template", "id": "demo.add", "mode": "browse"})
     assert panel.next("template")["code"] == "%mcp browse --server demo add"
 

@@ -11,6 +11,7 @@ after every inserted cell has run, the folder is still empty.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -80,8 +81,9 @@ def test_g1_inserted_cells_of_a_hostile_listing_run_only_the_call(
     warned = [line for line in err.splitlines() if "left out" in line]
     assert len(warned) == 1 and 'lists a tool named "t\\nopen(' in warned[0], err
 
+    # A required value with no default is a blank (<name>) the magic refuses until filled.
     sent = {
-        "inject_default": {"q": "<q>"},
+        "inject_default": {"q": "filled"},
         "inject_name2": None,  # its one argument, named with the server's text: read below
         "inject_enum": {"mode": f"fast\nopen({str(scratch / 'PWNED_enum')!r}, 'w').write('x')"},
         "inject_cr": {"q": f"x\ropen({str(scratch / 'PWNED_cr')!r}, 'w').write('x')"},
@@ -89,15 +91,20 @@ def test_g1_inserted_cells_of_a_hostile_listing_run_only_the_call(
     for seq, (name, arguments) in enumerate(sent.items()):
         panel.send({"type": "template", "id": f"evil.{name}", "mode": "call", "seq": seq})
         code = panel.next("template", lambda d, seq=seq: d.get("seq") == seq)["code"]
-        panel.run(code)  # fails on any error in the cell
-        assert sorted(path.name for path in scratch.iterdir()) == [], code
         assert sum(not line.startswith("# ") for line in code.splitlines()) == 1, code
+        if "<" in code.splitlines()[-1]:
+            said = panel.run(code)  # fails on any error in the cell
+            assert "fill in the placeholders first" in said and "\n" not in said.strip(), said
+            assert sorted(path.name for path in scratch.iterdir()) == [], code
+            code = fill_blanks(code)
+        panel.run(code)
+        assert sorted(path.name for path in scratch.iterdir()) == [], code
         shown = panel.run("print(_.is_error, _.text)").strip()
         assert shown.startswith("False ran with "), shown
         if arguments is not None:
             assert shown == "False ran with " + json.dumps(arguments, sort_keys=True)
         else:
-            assert "PWNED_name2" in shown and shown.count('": "<a=1') == 1
+            assert "PWNED_name2" in shown and shown.count('": "filled"') == 1
 
         panel.send({"type": "template", "id": f"evil.{name}", "mode": "browse"})
         panel.run(panel.next("template", lambda d: d.get("mode") == "browse")["code"])
@@ -109,3 +116,9 @@ def test_g1_inserted_cells_of_a_hostile_listing_run_only_the_call(
 
     assert sorted(path.name for path in scratch.iterdir()) == []
     panel.run("%unload_ext workbench")
+
+
+def fill_blanks(code: str) -> str:
+    """The call line with every ``<name>`` blank filled in as ``filled``, as a person would."""
+    *comments, call = code.splitlines()
+    return "\n".join([*comments, re.sub(r'"<[^"]*>"|(?<==)<[^ ]*>', '"filled"', call)])
