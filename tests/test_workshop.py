@@ -3,6 +3,7 @@ line instead of a traceback, and still fails the cell; a passing check says so i
 
 from __future__ import annotations
 
+import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
@@ -46,15 +47,31 @@ def test_a_passing_check_says_the_exercise_is_done(ip: InteractiveShell) -> None
     assert "✓ Exercise 2 done" in bundle["text/html"]
 
 
+def test_a_name_the_check_reads_before_the_answer_ran_is_a_hint(ip: InteractiveShell) -> None:
+    with capture_output() as captured:
+        result = ip.run_cell(
+            "from workbench.workshop import check\n"
+            "with check(3) as this:\n    assert never_defined_answer == 1, 'no'\n"
+        )
+    assert isinstance(result.error_in_exec, CheckFailed)
+    [bundle] = [output.data for output in captured.outputs]
+    assert bundle["text/plain"] == (
+        "Check 3: not yet: never_defined_answer is not defined yet: run your answer cell above "
+        "first."
+    )
+    assert "Traceback" not in captured.stdout + captured.stderr
+
+
 def test_other_exceptions_keep_their_traceback() -> None:
     """The participant's own code raising: its traceback points at their cell."""
-    raised: BaseException | None = None
-    try:
-        with check(1):
-            int("seven")
-    except ValueError as error:
-        raised = error
-    assert raised is not None and not hasattr(raised, "_render_traceback_")
+
+    def participants_tool() -> None:
+        return undefined_inside_their_function  # type: ignore[name-defined]  # noqa: F821
+
+    for mistake, kind in ((lambda: int("seven"), ValueError), (participants_tool, NameError)):
+        with pytest.raises(kind) as raised, check(1):
+            mistake()
+        assert not hasattr(raised.value, "_render_traceback_")
 
 
 def test_outside_ipython_the_verdict_reads_as_text() -> None:

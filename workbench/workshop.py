@@ -5,8 +5,9 @@ mistake, inside ``with check(N) as this:``. When one fails, the cell shows "Chec
 and the hint, and ends in a :class:`CheckFailed` that IPython shows as one line (its
 ``_render_traceback_``), never the folded check's code. The cell still ends in error, so
 Run All stops at the first unfinished exercise. When every assert holds, one green line says
-the exercise is done. Any other exception (the participant's tool raising, say) keeps its
-traceback: that one points into the participant's own code.
+the exercise is done. A name the check reads but no cell has defined yet (the answer cell
+not run) is the same kind of hint. Any other exception (the participant's tool raising, say)
+keeps its traceback: that one points into the participant's own code.
 """
 
 from __future__ import annotations
@@ -85,11 +86,16 @@ class Check:
         if error is None:
             show(Verdict(self.number, True, self.message))
             return False
+        hint = None
         if isinstance(error, AssertionError) and not isinstance(error, CheckFailed):
             hint = str(error) or "an assert without a message failed."
-            show(Verdict(self.number, False, hint))
-            raise CheckFailed(self.number, hint) from None
-        return False
+        elif isinstance(error, NameError) and traceback is not None and traceback.tb_next is None:
+            # Raised by the check's own lines, not inside the participant's code.
+            hint = f"{error.name} is not defined yet: run your answer cell above first."
+        if hint is None:
+            return False
+        show(Verdict(self.number, False, hint))
+        raise CheckFailed(self.number, hint) from None
 
 
 def check(number: int) -> Check:
