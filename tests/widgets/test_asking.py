@@ -237,6 +237,32 @@ def test_the_saved_output_is_a_static_summary_with_the_servers_text_escaped() ->
     assert "evil: accepted, sent n=3" in saved["text/html"]
 
 
+def test_one_accept_shows_every_problem_of_the_answer() -> None:
+    """A value that does not convert and one that breaks a format show together, in one
+    round (newcomer-3 friction 12: the form said one, and the other only on the next try)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "guests": {"type": "integer"},
+            "email": {"type": "string", "format": "email"},
+        },
+        "required": ["guests", "email"],
+    }
+    asker = NotebookAsker(show=lambda widget: None)
+    request = ElicitationRequest(server="demo", message="Who comes?", schema=schema)
+    answer = answer_in_a_thread(asker.elicit_form, request, 30.0)
+    panel = asked(asker)
+    assert isinstance(panel, ElicitationPanel)
+    field_input(panel.form, "guests").value = "ninety"
+    field_input(panel.form, "email").value = "ada-at-example.org"
+    panel.accept_button.click()
+    assert not panel.answered and "2 problems" in panel.message.value
+    assert sorted(path for path, _ in panel.form.problems) == ["email", "guests"]
+    assert "e-mail address" in dict(panel.form.problems)["email"]
+    panel.decline_button.click()
+    assert answer.result(10) == ElicitationAnswer.decline()
+
+
 def test_url_mode_shows_the_link_and_done_accepts() -> None:
     asker = NotebookAsker(show=lambda widget: None)
     request = ElicitationRequest(

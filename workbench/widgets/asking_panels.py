@@ -143,11 +143,12 @@ class ElicitationPanel(Panel[ElicitationAnswer]):
             _asks_text(request.server, request.tool, request.message),
         )
         self.request = request
-        self.form = FormView(request.schema or {"type": "object"})
-        # The one validator judges the answer, as it judges call arguments.
+        # The one validator judges the answer, as it judges call arguments: given to the
+        # form, it shows every problem in one round, values that do not convert included.
         self._judge = ToolEntry(
             server=request.server, name="elicitation", input_schema=self.form_schema
         )
+        self.form = FormView(self.form_schema, validate=self._judge.problems)
         self.accept_button = _button(
             "Accept", "wb-ask-accept", self.accept, button_style="primary", icon="check"
         )
