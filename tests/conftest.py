@@ -3,13 +3,19 @@ listed in the terminal summary.
 
 ``record_timing(label, seconds)`` files a timing under the test's directory ("kernel
 timings", "browser timings"), so latencies measured by slow tests show up in CI logs. They
-are reported, never asserted: performance targets live in ``benchmarks/``.
+are reported, never asserted: performance targets live in ``benchmarks/``. ``make test`` runs
+the suite on pytest-xdist workers, so each process appends its timings to a file of its own
+in a folder the first process made, and that process lists them all at the end.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -38,19 +44,28 @@ def wb() -> Iterator[Workbench]:
         yield workbench
 
 
-_TIMINGS = pytest.StashKey[dict[str, list[tuple[str, float]]]]()
+_TIMINGS_DIR = "WORKBENCH_TEST_TIMINGS"  # the folder, inherited by xdist's workers
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and _TIMINGS_DIR not in os.environ:
+        os.environ[_TIMINGS_DIR] = tempfile.mkdtemp(prefix="workbench-timings-")
 
 
 Recorder = Callable[[str, float], None]
 
 
 @pytest.fixture(scope="session")
-def timing_section(request: pytest.FixtureRequest) -> Callable[[str], Recorder]:
+def timing_section() -> Callable[[str], Recorder]:
     """``timing_section("browser")`` -> a recorder for that section (for session fixtures)."""
+    rows = Path(os.environ[_TIMINGS_DIR]) / f"{os.getpid()}.jsonl"
 
     def section(name: str) -> Recorder:
-        rows = request.config.stash.setdefault(_TIMINGS, {}).setdefault(name, [])
-        return lambda label, seconds: rows.append((label, seconds))
+        def record(label: str, seconds: float) -> None:
+            with rows.open("a") as out:
+                out.write(json.dumps([name, label, seconds]) + "\n")
+
+        return record
 
     return section
 
@@ -66,8 +81,16 @@ def record_timing(
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
 ) -> None:
-    for section, rows in config.stash.get(_TIMINGS, {}).items():
-        if rows:
-            terminalreporter.section(f"{section} timings")
-            for label, seconds in rows:
-                terminalreporter.write_line(f"{seconds * 1000:8.0f} ms  {label}")
+    folder = os.environ.get(_TIMINGS_DIR)
+    if hasattr(config, "workerinput") or not folder:
+        return
+    sections: dict[str, list[tuple[str, float]]] = {}
+    for rows in sorted(Path(folder).glob("*.jsonl")):
+        for line in rows.read_text().splitlines():
+            name, label, seconds = json.loads(line)
+            sections.setdefault(name, []).append((label, seconds))
+    shutil.rmtree(folder, ignore_errors=True)
+    for section, timings in sections.items():
+        terminalreporter.section(f"{section} timings")
+        for label, seconds in timings:
+            terminalreporter.write_line(f"{seconds * 1000:8.0f} ms  {label}")

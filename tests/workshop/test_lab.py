@@ -16,9 +16,11 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -123,8 +125,13 @@ class Lab:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """`make lab` in a scratch project, on a free port; stopped with SIGTERM afterwards."""
+    """`make lab` in a scratch project, on a free port; stopped with SIGTERM afterwards.
+
+    The scratch home is a short folder of its own: a kernel's IPC socket paths live in its
+    runtime folder and may not pass 107 characters, which pytest-xdist's deeper temporary
+    folders (``popen-gw0/``) did."""
     tmp = tmp_path_factory.mktemp("lab")
+    home = Path(tempfile.mkdtemp(prefix="wb-lab-"))
     project = project_copy(tmp / "project")
     output = tmp / "make-lab.log"
     port = unused_port()
@@ -132,7 +139,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     with output.open("wb") as log:
         process = subprocess.Popen(
             make_command(project, "lab", args),
-            env=scratch_env(tmp / "home"),
+            env=scratch_env(home),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -144,11 +151,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             assert process.poll() is None, f"make lab stopped:\n{output.read_text()}"
             assert time.monotonic() < deadline, f"no URL in 90 s:\n{output.read_text()}"
             time.sleep(0.2)
-        yield Lab(project, tmp / "home", f"http://127.0.0.1:{port}", found.group(1), output)
+        yield Lab(project, home, f"http://127.0.0.1:{port}", found.group(1), output)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)  # make and Jupyter: their own group
         process.wait(timeout=30)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.mark.kernel
