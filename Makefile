@@ -208,13 +208,19 @@ wheelhouse: labextension | $(VENV)/.installed-lab
 	@echo "==> $(WHEELHOUSE_DIR)/: $$(ls $(WHEELHOUSE_DIR) | wc -l) files, $$(du -sh $(WHEELHOUSE_DIR) | cut -f1)." \
 	  "'make lab' now installs from it with no network (copy the repository with it)."
 
+# The suite on two pytest-xdist workers, a test module to a worker (its module-scoped servers,
+# kernels and builds are made once): most of make test's time is spent waiting on kernels,
+# browsers, servers and builds, so two workers take about 0.6 of one's time on a 2-core machine.
+# PYTEST_WORKERS= runs it in one process.
+PYTEST_WORKERS ?= -n 2 --dist loadscope
+
 # The servers, clients, wheelhouse and export scripts are independent downloads: fetched side
 # by side (-j4), which takes about a minute off a fresh clone's run.
 test: $(VENV)/.installed-dev labextension browser
 	$(MAKE) --no-print-directory -j4 servers test-servers clients $(TEST_WHEELHOUSE)/.complete \
 	  $(HTML_ASSETS)/.complete
 	$(MAKE) --no-print-directory lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_WORKERS)
 
 # The workshop tests (tests/workshop) download nothing: they install from a wheelhouse of this
 # checkout, made again when the project's sources, its build or a pin change, and export HTML
@@ -227,7 +233,7 @@ $(TEST_WHEELHOUSE)/.complete: pyproject.toml Makefile $(shell find workbench -na
 # install venvs, and need what `make test` makes first) and no integration test (real servers
 # and clients in processes of their own, seconds each).
 test-fast: $(VENV)/.installed-dev labextension servers clients
-	$(BIN)/pytest -m "not kernel and not browser and not build and not integration"
+	$(BIN)/pytest $(PYTEST_WORKERS) -m "not kernel and not browser and not build and not integration"
 
 # The release files: sdist and wheel into dist/ (the extension prebuilt inside), checked by
 # twine, then the wheel installed with JupyterLab (the lock's versions) into a clean venv, where
