@@ -22,6 +22,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.errors": set(),
     "workbench.names": {"workbench.errors"},
     "workbench.secrets": set(),
+    "workbench.data_dirs": set(),  # the one data folder: served tokens, OAuth caches
     "workbench.json_pointer": set(),
     "workbench.listeners": {"workbench.errors"},
     "workbench.tools": {"workbench.errors"},
@@ -55,6 +56,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     },
     "workbench.mcp": {
         "workbench.__about__",
+        "workbench.data_dirs",
         "workbench.errors",
         "workbench.features",
         "workbench.names",
@@ -67,6 +69,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # Serving the notebook's tools: the MCP room's servers behind auth and filters; it is
     # handed the Workbench's call path and registry, never the Workbench itself.
     "workbench.serving": {
+        "workbench.data_dirs",
         "workbench.errors",
         "workbench.names",
         "workbench.secrets",

@@ -13,14 +13,12 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from workbench.data_dirs import data_folder
+
 
 def token_folder(environ: Mapping[str, str] | None = None) -> Path:
     """Where served tokens are written (not created here)."""
-    env = os.environ if environ is None else environ
-    if env.get("WORKBENCH_DATA_DIR"):
-        return Path(env["WORKBENCH_DATA_DIR"]).expanduser() / "serve"
-    data = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data).expanduser() / "workbench" / "serve"
+    return data_folder(environ) / "serve"
 
 
 def save_token(token: str, port: int) -> Path | None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from workbench.data_dirs import data_folder
 from workbench.mcp.oauth.settings import OAuthSettings
 
 _memory: dict[tuple[str, str], Any] = {}
@@ -25,11 +26,7 @@ _memory_lock = threading.Lock()
 
 def cache_root(environ: Mapping[str, str] | None = None) -> Path:
     """The folder of every server's cached tokens (not created here)."""
-    env = os.environ if environ is None else environ
-    if env.get("WORKBENCH_DATA_DIR"):
-        return Path(env["WORKBENCH_DATA_DIR"]).expanduser() / "oauth"
-    data = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data).expanduser() / "workbench" / "oauth"
+    return data_folder(environ) / "oauth"
 
 
 def _digest(text: str) -> str:
