@@ -132,7 +132,14 @@ def main() -> None:
 
     probe, servers_probe = notebook.cells.pop(0), notebook.cells.pop()
     streams = [o.get("text", "") for o in probe.get("outputs", []) if o.output_type == "stream"]
-    listed = [o.get("text", "") for o in servers_probe.get("outputs", []) if "text" in o]
+    # The probe prints one line of JSON on stdout; a server's or thread's late words may land
+    # in the same cell (stderr, or a line of their own), and are not the probe's answer.
+    printed = "".join(
+        o.get("text", "")
+        for o in servers_probe.get("outputs", [])
+        if o.get("output_type") == "stream" and o.get("name") == "stdout"
+    )
+    listed = [line for line in printed.splitlines() if line.startswith("[")]
     report = {
         "notebook": args.notebook.name,
         "seconds": round(seconds, 1),
@@ -140,6 +147,13 @@ def main() -> None:
         "kernel": json.loads(streams[0]) if streams else None,
         "probe_errors": errors_of([probe, servers_probe]),
         "servers_at_end": json.loads(listed[-1]) if listed else None,
+        # What else reached the probe's cell, kept for a look (it happened once, unexplained).
+        "probe_noise": [
+            o.get("text", "")
+            for o in servers_probe.get("outputs", [])
+            if o.get("output_type") == "stream" and o.get("name") != "stdout"
+        ]
+        + [line for line in printed.splitlines() if line and not line.startswith("[")],
         "errors": errors_of(notebook.cells),
     }
     args.report.write_text(json.dumps(report, indent=1))
