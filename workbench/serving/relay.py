@@ -26,10 +26,6 @@ from workbench.serving.app import CallFn, reporters, tool_result
 from workbench.serving.surface import Surface
 from workbench.tools.from_function import WRAP_MARKER
 
-WRAP_MARKERS = (WRAP_MARKER, "x-fastmcp-wrap-result")
-"""Output-schema marks of a non-object result wrapped as ``{"result": ...}`` (the
-workbench's, FastMCP's): a FastMCP client unwraps it when the answer says so."""
-
 
 class RelayedTool(Tool):
     """A registry entry as served: listed as the registry knows it, called by its id."""
@@ -60,7 +56,7 @@ class RelayedTool(Tool):
         observation = await self._call(self._tool_id, arguments, progress, log)
         await asyncio.gather(*reports, return_exceptions=True)  # none after the result
         schema = self.output_schema or {}
-        return tool_result(observation, any(schema.get(marker) for marker in WRAP_MARKERS))
+        return tool_result(observation, bool(schema.get(WRAP_MARKER)))
 
 
 class ServerProvider(Provider):
