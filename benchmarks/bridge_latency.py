@@ -25,11 +25,11 @@ from pathlib import Path
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
-from workbench.mcp.bridge import Bridge
-from workbench.mcp.demo import build_demo_server
+from workbench.bridge import Bridge
+from workbench.demo import build_demo_server
 from workbench.session import Workbench
 
-STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
+STDIO = [sys.executable, "-m", "workbench.demo"]
 EVERYTHING = (
     Path(__file__).resolve().parents[1]
     / ".cache/servers/npm/node_modules/@modelcontextprotocol/server-everything"

@@ -1,4 +1,4 @@
-"""What the stall watchdog (``workbench/mcp/bridge/stalls.py``) buys and costs, issue 28 item 3.
+"""What the stall watchdog (``workbench/bridge/stalls.py``) buys and costs, issue 28 item 3.
 
 One real ipykernel (unpatched) with a Workbench and ``@tool`` notebook tools, called with a
 sync ``wb.call`` so the kernel's loop is blocked and the async tool is displaced to a worker
@@ -46,7 +46,7 @@ BLOCK = 50
 TASK_COUNTS = (1, 10, 100, 1000)
 SETUP = """
 import asyncio, gc, json, socket, statistics, sys, threading, time
-import workbench.mcp.bridge.stalls as stalls
+import workbench.bridge.stalls as stalls
 from workbench import Workbench, tool
 
 wb = Workbench()

@@ -54,8 +54,15 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.registry",
         "workbench.history",
     },
+    # The event-loop runtime: every loop and thread the package runs, and nothing of MCP.
+    "workbench.bridge": {"workbench.errors"},
+    # How a server is described (specs, OAuth settings, mcp.json, ${env:}): pure data.
+    "workbench.config": {"workbench.errors", "workbench.names", "workbench.secrets"},
+    # The MCP client: connections, transports, sign-in, answers to what servers ask.
     "workbench.mcp": {
         "workbench.__about__",
+        "workbench.bridge",
+        "workbench.config",
         "workbench.data_dirs",
         "workbench.errors",
         "workbench.features",
@@ -65,10 +72,14 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.tools",
         "workbench.registry",
     },
-    "workbench.config": {"workbench.errors", "workbench.secrets", "workbench.mcp"},
-    # Serving the notebook's tools: the MCP room's servers behind auth and filters; it is
-    # handed the Workbench's call path and registry, never the Workbench itself.
+    # The embedded demo server: a FastMCP server quieted like the client's.
+    "workbench.demo": {"workbench.__about__", "workbench.mcp", "workbench.tools"},
+    # The notebook as an MCP server: in-process (the ``notebook`` server) and over HTTP,
+    # behind auth and filters; handed the Workbench's call path and registry, never the
+    # Workbench itself.
     "workbench.serving": {
+        "workbench.bridge",
+        "workbench.config",
         "workbench.data_dirs",
         "workbench.errors",
         "workbench.names",
@@ -78,9 +89,8 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.registry",
         "workbench.history",
         "workbench.mcp",
-        "workbench.config",
     },
-    # The one facade. It opens a browser (``Workbench.browse``), hence the widgets.
+    # The one facade: every capability is a method of the Workbench.
     "workbench.session": {
         "workbench.errors",
         "workbench.features",
@@ -93,10 +103,11 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.events",
         "workbench.workspace",
         "workbench.display",
-        "workbench.mcp",
+        "workbench.bridge",
         "workbench.config",
+        "workbench.mcp",
+        "workbench.demo",
         "workbench.serving",
-        "workbench.widgets",
     },
     # Views of a Workbench: they know its type, never MCP, the magics or the kernel.
     "workbench.widgets": {
@@ -142,6 +153,8 @@ TOP = "workbench"
 
 # Outside packages a room must never import (top-level names).
 MUST_NOT_IMPORT: dict[str, set[str]] = {
+    "workbench.bridge": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
+    "workbench.config": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
     "workbench.tools": {"IPython", "ipywidgets", "anywidget", "fastmcp", "rich", "asyncio"},
     "workbench.registry": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
     "workbench.features": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
@@ -170,9 +183,9 @@ LOOP_APIS = {
     "Thread",
 }
 """Names that create, run or reach into an event loop (or start a thread to run one)."""
-LOOP_OWNER = "workbench.mcp.bridge"
+LOOP_OWNER = "workbench.bridge"
 """The package that owns the loops: only its modules use LOOP_APIS, and everyone else imports
-it by its public face (``workbench.mcp.bridge``), never one of its modules."""
+it by its public face (``workbench.bridge``), never one of its modules."""
 
 
 LOOP_OWNER_MODULES = {
@@ -331,9 +344,33 @@ def test_every_room_has_a_rule() -> None:
         ),
         pytest.param(
             "workbench.session",
-            "from workbench.mcp.bridge.core import Bridge\n",
-            "import workbench.mcp.bridge itself, not its modules",
+            "from workbench.bridge.core import Bridge\n",
+            "import workbench.bridge itself, not its modules",
             id="a bridge module from outside",
+        ),
+        pytest.param(
+            "workbench.bridge.core",
+            "from workbench.mcp.connection import Connection\n",
+            "workbench.bridge may not import workbench.mcp",
+            id="the bridge speaks no MCP",
+        ),
+        pytest.param(
+            "workbench.mcp.transports",
+            "from workbench.demo import build_demo_server\n",
+            "workbench.mcp may not import workbench.demo",
+            id="the client builds no server",
+        ),
+        pytest.param(
+            "workbench.mcp.connection",
+            "from workbench.serving.notebook_server import LocalServer\n",
+            "workbench.mcp may not import workbench.serving",
+            id="the client is not the notebook's server",
+        ),
+        pytest.param(
+            "workbench.config.spec",
+            "import fastmcp\n",
+            "workbench.config must not import fastmcp",
+            id="server descriptions are pure",
         ),
         pytest.param(
             "workbench.session",
@@ -358,12 +395,52 @@ def test_the_checker_catches_each_kind_of_break(module: str, source: str, says: 
 
 def test_the_checker_lets_allowed_imports_through() -> None:
     assert violations("workbench.tools.export", "def f():\n    import mcp.types\n") == []
-    assert violations("workbench.mcp.bridge", "import asyncio\nasyncio.new_event_loop()\n") == []
+    assert violations("workbench.bridge", "import asyncio\nasyncio.new_event_loop()\n") == []
     assert (
-        violations("workbench.mcp.bridge.notebook", "import asyncio\nasyncio.new_event_loop()\n")
-        == []
+        violations("workbench.bridge.notebook", "import asyncio\nasyncio.new_event_loop()\n") == []
     )
-    assert (
-        violations("workbench.mcp.bridge.core", "from workbench.mcp.bridge.jobs import Job\n") == []
-    )
-    assert violations("workbench.session", "from workbench.mcp.bridge import Bridge\n") == []
+    assert violations("workbench.bridge.core", "from workbench.bridge.jobs import Job\n") == []
+    assert violations("workbench.session", "from workbench.bridge import Bridge\n") == []
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of a directed graph: each strongly connected set of two or more nodes."""
+    found: list[list[str]] = []
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for after in sorted(graph.get(node, ())):
+            if after not in order:
+                visit(after)
+                low[node] = min(low[node], low[after])
+            elif after in stack:
+                low[node] = min(low[node], order[after])
+        if low[node] == order[node]:
+            members = []
+            while True:
+                member = stack.pop()
+                members.append(member)
+                if member == node:
+                    break
+            if len(members) > 1:
+                found.append(sorted(members))
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return found
+
+
+def test_the_rooms_stand_in_floors_with_no_circle() -> None:
+    """Every import obeys MAY_IMPORT, so rules without a circle mean rooms without one."""
+    assert circles(MAY_IMPORT) == []
+
+
+def test_the_circle_finder_finds_a_planted_circle() -> None:
+    planted = {room: set(allowed) for room, allowed in MAY_IMPORT.items()}
+    planted["workbench.bridge"].add("workbench.session")
+    assert any({"workbench.bridge", "workbench.session"} <= set(c) for c in circles(planted))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from workbench.config.spec import server_spec
 from workbench.display import ServerTable
 from workbench.errors import (
     ConfigError,
@@ -22,7 +23,6 @@ from workbench.errors import (
     ServerSpecError,
 )
 from workbench.mcp.manager import ServerInfo
-from workbench.mcp.spec import server_spec
 from workbench.secrets import (
     MASK,
     hidden_values,

@@ -33,7 +33,7 @@ from workbench.mcp.connection import LogRecord
 from workbench.session import Workbench
 from workbench.tools import ErrorKind
 
-DEMO_STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
+DEMO_STDIO = [sys.executable, "-m", "workbench.demo"]
 
 
 @pytest.fixture
@@ -141,7 +141,7 @@ def test_progress_and_logs_reach_their_callbacks(demo: Workbench) -> None:
 
 @pytest.mark.integration
 def test_a_calls_on_log_gets_its_servers_records_during_the_call_only(demo: Workbench) -> None:
-    from workbench.mcp.demo import build_demo_server
+    from workbench.demo import build_demo_server
 
     demo.connect("other", server=build_demo_server())
     mine: list[LogRecord] = []
@@ -314,18 +314,6 @@ def test_proxy_pair_calls_through_the_workbench(demo: Workbench) -> None:
         "[Tool error] demo.add: invalid_arguments:"
     )
     assert "demo (" in proxy.server_summary() and "demo server" in proxy.server_summary()
-
-
-def test_gateway_server_serves_the_pair_over_mcp(demo: Workbench) -> None:
-    from workbench.mcp.gateway import build_gateway_server
-
-    demo.connect("gateway", server=build_gateway_server(demo.proxy))
-    assert [e.name for e in demo.registry.tools("gateway")] == ["call_tool", "find_tools"]
-    found = demo.call("gateway.find_tools", {"query": "statistics of a text"})
-    assert found.structured_content is not None
-    assert found.structured_content["tools"][0]["id"] == "demo.text_stats"
-    called = demo.call("gateway.call_tool", {"name": "demo.add", "arguments": {"a": 2, "b": 2}})
-    assert (called.is_error, called.text) == (False, "4")
 
 
 def test_observations_know_their_tool_for_display(demo: Workbench) -> None:

@@ -14,8 +14,8 @@ from workbench.__about__ import __version__
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
-    from workbench.mcp.tool_context import ToolContext, get_context
     from workbench.registry import Registry, SearchHit, SearchResults, ToolEntry
+    from workbench.serving.tool_context import ToolContext, get_context
     from workbench.session import Workbench
     from workbench.tools import (
         Action,
@@ -45,8 +45,8 @@ _LAZY = {
     "SearchResults": "workbench.registry",
     "ToolEntry": "workbench.registry",
     "Workbench": "workbench.session",
-    "ToolContext": "workbench.mcp.tool_context",
-    "get_context": "workbench.mcp.tool_context",
+    "ToolContext": "workbench.serving.tool_context",
+    "get_context": "workbench.serving.tool_context",
 }
 
 __all__ = [

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.kernel
 
 SETUP = """
 import asyncio, threading, time
-from workbench.mcp.bridge import Bridge, loop_patched_by_nest_asyncio
+from workbench.bridge import Bridge, loop_patched_by_nest_asyncio
 
 bridge = Bridge()
 

@@ -315,7 +315,7 @@ def test_a_call_without_progress_leaves_no_empty_output(kernel: Kernel) -> None:
     assert [kind for kind, _ in cell.outputs] == ["execute_result"]
 
 
-BANNER = f'%mcp connect banner -- sh -c "echo Welcome; exec {sys.executable} -m workbench.mcp.demo"'
+BANNER = f'%mcp connect banner -- sh -c "echo Welcome; exec {sys.executable} -m workbench.demo"'
 KEPT = (
     "from workbench.mcp import quiet\n"
     "print(sum('JSONRPC' in r.message for r in quiet.recent('banner')))"

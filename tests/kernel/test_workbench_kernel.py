@@ -26,7 +26,7 @@ from workbench import Workbench, tool
 
 wb = Workbench()
 wb.connect("demo")
-wb.connect("stdio_demo", command=sys.executable, args=["-m", "workbench.mcp.demo"])
+wb.connect("stdio_demo", command=sys.executable, args=["-m", "workbench.demo"])
 
 {WAIT_HERE}
 print(sorted(info.status for info in wb.servers()))

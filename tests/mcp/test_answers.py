@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import mcp_types
 import pytest
 
+from workbench.bridge import Bridge
 from workbench.errors import UnansweredRequestWarning
 from workbench.features.asking import (
     Declined,
@@ -30,7 +31,6 @@ from workbench.mcp.answers import (
     elicitation_request,
     sampling_request,
 )
-from workbench.mcp.bridge import Bridge
 
 T = TypeVar("T")
 QUESTION = ElicitationRequest("srv", "Who are you?", {"type": "object", "properties": {}})

@@ -32,7 +32,7 @@ def test_f5_a_connection_refuses_a_timeout_that_is_no_limit(wb: Workbench, timeo
     assert "demo.slow_count: timeout:" in observation.text
 
 
-DEMO_STDIO = [sys.executable, "-m", "workbench.mcp.demo"]
+DEMO_STDIO = [sys.executable, "-m", "workbench.demo"]
 
 
 @pytest.mark.integration

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from tests.processes import modules_after
+from workbench.config.spec import ServerSpec
 from workbench.mcp.failures import (
     StderrTail,
     error_chain,
@@ -23,7 +24,6 @@ from workbench.mcp.failures import (
     is_stale_session,
     refused_after_sign_in,
 )
-from workbench.mcp.spec import ServerSpec
 from workbench.tools.schema import ErrorKind
 
 STDIO = ServerSpec("files", "stdio", command="files-server", args=("--root", "/tmp"))

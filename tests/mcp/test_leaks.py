@@ -79,7 +79,7 @@ def test_the_stderr_log_folder_goes_away_with_the_process(tmp_path: Path) -> Non
         "from workbench.mcp import transports\n"
         "from workbench.session import Workbench\n"
         "wb = Workbench()\n"
-        "wb.connect('demo_stdio', command=sys.executable, args=['-m', 'workbench.mcp.demo'])\n"
+        "wb.connect('demo_stdio', command=sys.executable, args=['-m', 'workbench.demo'])\n"
         "print(transports._log_dir)\n"
         "wb.close()\n"
     )

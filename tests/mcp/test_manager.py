@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from fastmcp import FastMCP
 
+from workbench.demo import build_demo_server
 from workbench.errors import (
     ConfigError,
     ConnectionFailedError,
@@ -18,7 +19,6 @@ from workbench.errors import (
     UnknownServerError,
 )
 from workbench.mcp import quiet
-from workbench.mcp.demo import build_demo_server
 from workbench.session import Workbench
 
 
@@ -60,7 +60,7 @@ def test_f7_a_failed_first_connect_stays_listed_without_tools(wb: Workbench) -> 
 
 # -- F8: a refused config entry is listed by servers() -----------------------------------
 
-DEMO_ENTRY = {"command": sys.executable, "args": ["-m", "workbench.mcp.demo"]}
+DEMO_ENTRY = {"command": sys.executable, "args": ["-m", "workbench.demo"]}
 
 
 def write_config(path: Path, servers: dict[str, object]) -> Path:

@@ -14,7 +14,7 @@ from workbench.errors import ListenerWarning, ServerNameError, UnknownServerErro
 from workbench.mcp import quiet
 from workbench.session import Workbench
 
-DEMO = f"exec {sys.executable} -m workbench.mcp.demo"
+DEMO = f"exec {sys.executable} -m workbench.demo"
 BANNER_THEN_DEMO = f"echo 'Welcome, this banner is not JSON-RPC'; {DEMO}"
 
 

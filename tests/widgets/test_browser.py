@@ -204,7 +204,7 @@ def test_it_follows_new_tools_redefinitions_and_removals(
 
 
 def test_closing_stops_following(wb: Workbench) -> None:
-    browser = wb.browse("add")
+    browser = ToolBrowser(wb, query="add")
     assert browser.tool_list.answer["rows"][0]["id"] == "demo.add"
     browser.close()
     wb.disconnect("demo")  # would refresh a live browser; a closed one must not be touched
@@ -231,7 +231,7 @@ def test_the_servers_tab_lists_servers_and_shows_a_servers_library_log(
     assert browser.tabs.titles[SERVERS_TAB] == "Servers"
     view = browser.servers
     assert [name for _, name in view.servers.options] == ["demo"]
-    command = f"echo 'Welcome, not JSON-RPC'; exec {sys.executable} -m workbench.mcp.demo"
+    command = f"echo 'Welcome, not JSON-RPC'; exec {sys.executable} -m workbench.demo"
     wb.connect("banner", command="sh", args=["-c", command])
     browser.tabs.selected_index = SERVERS_TAB  # what a click on the tab sends: read again
     labels = {name: label for label, name in view.servers.options}

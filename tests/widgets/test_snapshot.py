@@ -127,7 +127,7 @@ def test_no_secret_of_a_server_reaches_the_snapshot(wb: Workbench, browser: Tool
     wb.connect(
         "secretive",
         command=sys.executable,
-        args=["-m", "workbench.mcp.demo", f"--api-key={SECRET}"],
+        args=["-m", "workbench.demo", f"--api-key={SECRET}"],
         env={"API_TOKEN": SECRET},
     )
     browser.search("server:secretive add")

@@ -65,7 +65,7 @@ def test_an_import_error_is_one_line_with_file_and_line(tmp_path: Path) -> None:
 
 
 def test_imported_tools_are_not_this_files_tools(tmp_path: Path) -> None:
-    text = "from workbench.mcp.demo.tools import *\nfrom workbench import tool\n"
+    text = "from workbench.demo.tools import *\nfrom workbench import tool\n"
     made = ToolFiles().load(write(tmp_path, "a.py", text))
     assert made.tools == () and made.undecorated == ()
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from workbench.__about__ import __version__
+from workbench.config.spec import ServerSpec
 from workbench.errors import ConnectionFailedError, RequestFailedError
 from workbench.features.log_levels import LOG_LEVELS
 from workbench.listeners import warn_raised
@@ -31,7 +32,6 @@ from workbench.mcp.failures import (
 from workbench.mcp.live import Listening, listened_for, reconnect, start_listening
 from workbench.mcp.quiet import quiet_handshake_era_requests, working_for
 from workbench.mcp.roots import refused_path_note
-from workbench.mcp.spec import ServerSpec
 from workbench.mcp.transports import make_transport, read_stderr_tail
 from workbench.mcp.warm_up import warm_up_result_validation
 from workbench.registry.call_input import timeout_problem

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.mcp.spec import ServerSpec
+from workbench.config.spec import ServerSpec
 from workbench.secrets import mask_text
 from workbench.tools.schema import ErrorKind
 

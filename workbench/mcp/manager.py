@@ -9,12 +9,12 @@ import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from workbench.errors import UnknownServerError
+from workbench.config.spec import ServerSpec
+from workbench.errors import ServerSpecError, UnknownServerError
 from workbench.mcp import quiet
 from workbench.mcp.answers import ClientAnswers
 from workbench.mcp.connection import Connection, LogRecord, ServerChange, Status
 from workbench.mcp.quiet import LibraryRecord
-from workbench.mcp.spec import ServerSpec
 from workbench.names import check_server_name
 from workbench.registry import Registry
 from workbench.secrets import mask_text
@@ -49,8 +49,11 @@ class ConnectionManager:
         *,
         answers: ClientAnswers | None = None,
         on_change: Callable[[ServerChange], object] | None = None,
+        demo_server: Callable[[], object] | None = None,
     ) -> None:
         self.registry = registry
+        # Builds the embedded demo server, which ``server_spec("demo")`` (pure) leaves out.
+        self._demo_server = demo_server
         self._on_log = on_log
         self._answers = answers
         self._on_change = on_change
@@ -134,6 +137,11 @@ class ConnectionManager:
         name stay in the registry.
         """
         self._refused.pop(spec.name, None)
+        if spec.transport == "in-process" and spec.server is None:
+            if self._demo_server is None:
+                raise ServerSpecError(f"No server to run in-process for {spec.name!r}.")
+            # Built once per connect: a reconnect keeps the same server and its state.
+            spec = replace(spec, server=self._demo_server())
         old = self._connections.get(spec.name)
         if old is None:
             # A new server of that name starts with an empty library log: what an earlier

@@ -8,7 +8,7 @@ import weakref
 from collections.abc import Callable
 from typing import TypeVar
 
-from workbench.mcp.bridge import Bridge
+from workbench.bridge import Bridge
 from workbench.mcp.manager import ConnectionManager
 
 V = TypeVar("V")

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from workbench.config.spec import ServerSpec
 from workbench.mcp.failures import StderrTail
-from workbench.mcp.spec import ServerSpec
 from workbench.secrets import mask_text
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ import threading
 import types
 from typing import Any
 
-from workbench.mcp.bridge import start_daemon_thread
+from workbench.bridge import start_daemon_thread
 
 DEFERRED = "rfc3987_syntax"
 _lock = threading.Lock()

@@ -34,11 +34,11 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.mcp.connection import LogRecord, ProgressCallback
-from workbench.mcp.local import DefinitionTool
 from workbench.mcp.quiet import quiet_logging_deprecation
 from workbench.names import LOCAL_SERVER
 from workbench.serving.cursor import CursorError, Pages
 from workbench.serving.gateway import GatewayTool
+from workbench.serving.notebook_server import DefinitionTool
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import WRAP_MARKER

@@ -16,9 +16,9 @@ from typing import Any
 from fastmcp.tools import ToolResult
 
 from workbench.history import CALL_SOURCE, OUTSIDE
-from workbench.mcp.local import DefinitionTool
 from workbench.names import LOCAL_SERVER
 from workbench.registry.proxy import ToolProxy
+from workbench.serving.notebook_server import DefinitionTool
 from workbench.tools.definition import ToolDefinition
 
 ALSO, ONLY = "also", "only"

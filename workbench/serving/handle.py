@@ -22,8 +22,8 @@ from typing import Any, TypedDict
 
 import uvicorn
 
+from workbench.bridge import Bridge
 from workbench.errors import ServeError
-from workbench.mcp.bridge import Bridge
 from workbench.names import LOCAL_SERVER, check_server_name
 from workbench.registry import Registry
 from workbench.registry.proxy import ToolProxy

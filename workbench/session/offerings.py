@@ -27,10 +27,10 @@ from workbench.mcp.connection import Connection, ServerChange, Status
 from workbench.tools.schema import ErrorKind, Observation
 
 if TYPE_CHECKING:
+    from workbench.bridge import Bridge
     from workbench.history import History
     from workbench.listeners import Listeners
     from workbench.mcp.answers import Asker, ClientAnswers
-    from workbench.mcp.bridge import Bridge
     from workbench.mcp.manager import ConnectionManager, ServerInfo
 
 T = TypeVar("T")

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from workbench.config.spec import ConnectOptions, server_spec
 from workbench.mcp.oauth.routing import SignInHandler
 from workbench.mcp.oauth.tokens import forget
-from workbench.mcp.spec import ConnectOptions, server_spec
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from workbench.bridge import Bridge
     from workbench.mcp.answers import ClientAnswers
-    from workbench.mcp.bridge import Bridge
     from workbench.mcp.manager import ConnectionManager, ServerInfo
 
 

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import workbench.display  # noqa: F401  (installs how Actions and Observations show)
+from workbench.bridge import Bridge
 from workbench.config import read_specs
+from workbench.config.spec import ConnectOptions, ServerSpec, server_spec
 from workbench.errors import (
     AmbiguousToolError,
     ConfigError,
@@ -33,11 +35,9 @@ from workbench.events import EventLog
 from workbench.history import CALL_SOURCE, OUTSIDE, History
 from workbench.listeners import Listeners
 from workbench.mcp.answers import ClientAnswers
-from workbench.mcp.bridge import Bridge
 from workbench.mcp.connection import LogRecord, ProgressCallback, ServerChange
 from workbench.mcp.manager import ConnectionManager, ServerInfo
 from workbench.mcp.release import Release, weakly
-from workbench.mcp.spec import ConnectOptions, ServerSpec, server_spec
 from workbench.names import LOCAL_SERVER
 from workbench.registry import Registry, ToolEntry, call_input
 from workbench.registry.proxy import ToolProxy
@@ -51,10 +51,9 @@ from workbench.tools.schema import ErrorKind, Observation
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from workbench.mcp.local import LocalServer
     from workbench.serving import ServeHandle, ServeOptions
+    from workbench.serving.notebook_server import LocalServer
     from workbench.tools.export_script import ExportResult
-    from workbench.widgets.browser import ToolBrowser
     from workbench.workspace import Workspace, WorkspaceReport
 
 T = TypeVar("T")
@@ -88,6 +87,7 @@ class Workbench(ServerLogs, Offerings, Signing):
             log_level,
             answers=self._answers,
             on_change=weakly(self._changes.notify),
+            demo_server=_build_demo_server,
         )
         self._local: LocalServer | None = None
         self._served: ServeHandle | None = None  # what serve() served last
@@ -259,12 +259,6 @@ class Workbench(ServerLogs, Offerings, Signing):
         """``find_tools`` / ``call_tool`` over every connected tool, for agents."""
         instructions = {info.name: info.instructions for info in self.servers()}
         return ToolProxy(self.registry, self.call, instructions=instructions)
-
-    def browse(self, query: str = "", *, server: str = "") -> ToolBrowser:
-        """A widget over this Workbench: search, open and call tools, see past calls."""
-        from workbench.widgets.browser import ToolBrowser
-
-        return ToolBrowser(self, query=query, server=server)
 
     # -- calls --------------------------------------------------------------------------
 
@@ -448,7 +442,7 @@ class Workbench(ServerLogs, Offerings, Signing):
 
     def _local_server(self) -> LocalServer:
         """The notebook server, (re)connected when it is not (first use, or disconnected)."""
-        from workbench.mcp.local import LocalServer
+        from workbench.serving.notebook_server import LocalServer
 
         if self._local is None:
             self._local = LocalServer()
@@ -471,3 +465,10 @@ class Workbench(ServerLogs, Offerings, Signing):
         """A call from an outside client of ``serve``: the one call path, recorded as such."""
         CALL_SOURCE.set(OUTSIDE)  # this request's context: every call in it is from outside
         return await self._call(tool_id, arguments, None, progress, log)
+
+
+def _build_demo_server() -> object:
+    """The embedded demo server, imported only when someone connects it."""
+    from workbench.demo import build_demo_server
+
+    return build_demo_server()

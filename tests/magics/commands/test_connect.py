@@ -15,7 +15,7 @@ from tests.magics.magic_output import bundles, shown
 from workbench.kernel import KernelState
 from workbench.mcp.manager import ServerInfo
 
-STDIO = f"{sys.executable} -m workbench.mcp.demo"
+STDIO = f"{sys.executable} -m workbench.demo"
 
 
 def test_connect_demo_shows_its_tools(mcp: Callable[[str], Any]) -> None:
@@ -73,7 +73,7 @@ def test_config_file_connects_each_server_and_lists_failures(
 ) -> None:
     config = tmp_path / "mcp.json"
     servers = {
-        "cfg_ok": {"command": sys.executable, "args": ["-m", "workbench.mcp.demo"]},
+        "cfg_ok": {"command": sys.executable, "args": ["-m", "workbench.demo"]},
         "cfg_bad": {"command": str(tmp_path / "no-such-server")},
         "cfg_unused": {"command": str(tmp_path / "not-connected")},
     }
@@ -148,7 +148,7 @@ def test_f8_a_bad_entry_is_listed_failed_while_the_others_connect(
 ) -> None:
     config = tmp_path / "mcp.json"
     servers = {
-        "cfg8_ok": {"command": sys.executable, "args": ["-m", "workbench.mcp.demo"]},
+        "cfg8_ok": {"command": sys.executable, "args": ["-m", "workbench.demo"]},
         "cfg8_args": {"command": "echo", "args": "hello world"},
         "cfg8_text": "node server.js",
     }

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from IPython.core.error import UsageError
 
+from workbench.config.oauth import OAuthSettings
 from workbench.kernel import KernelState
-from workbench.mcp.oauth.settings import OAuthSettings
 
 Mcp = Callable[[str], Any]
 CLOSED = "http://127.0.0.1:9/mcp"

@@ -19,7 +19,7 @@ def test_disconnect_all_keeps_the_notebook_server(
     ip: InteractiveShell, mcp: Mcp, state: KernelState
 ) -> None:
     ip.run_cell("%%tool\ndef kept() -> str:\n    return 'still here'\n", cell_id="kept-cell")
-    mcp("connect other -- " + f"{sys.executable} -m workbench.mcp.demo")
+    mcp("connect other -- " + f"{sys.executable} -m workbench.demo")
     try:
         _, captured = mcp("disconnect --all")
         assert captured.stdout == "Disconnected demo, other.\n"

@@ -16,7 +16,7 @@ Mcp = Callable[[str], Any]
 
 @pytest.mark.integration
 def test_reconnect_and_disconnect(mcp: Mcp, state: KernelState) -> None:
-    mcp(f"connect second -- {sys.executable} -m workbench.mcp.demo")
+    mcp(f"connect second -- {sys.executable} -m workbench.demo")
     try:
         _, captured = mcp("reconnect second")
         assert "second.add" in shown(captured)

@@ -31,7 +31,7 @@ def test_servers_table_shows_each_connected_servers_ping(mcp: Mcp) -> None:
     assert " ms" in demo or " s " in demo
 
 
-BANNER = f"echo 'Welcome, not JSON-RPC'; exec {sys.executable} -m workbench.mcp.demo"
+BANNER = f"echo 'Welcome, not JSON-RPC'; exec {sys.executable} -m workbench.demo"
 
 
 @pytest.mark.integration

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from mcp.client.auth.exceptions import OAuthFlowError, OAuthRegistrationError, OAuthTokenError
 
+from workbench.config.oauth import OAuthSettings
+from workbench.config.spec import server_spec
 from workbench.mcp.failures import explain_connect_failure
 from workbench.mcp.oauth.doctor import oauth_reason, well_known_addresses
-from workbench.mcp.oauth.settings import OAuthSettings
 from workbench.mcp.oauth.signin import SignInRefused, SignInTimeout, SignInUnanswered
 from workbench.mcp.oauth.tokens import store_for
-from workbench.mcp.spec import server_spec
 
 URL = "http://127.0.0.1:9/mcp"
 SECRET = "client-secret-planted-1234"

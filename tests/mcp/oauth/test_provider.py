@@ -16,8 +16,8 @@ import pytest
 from fastmcp.client.auth import ClientCredentialsOAuthProvider, PrivateKeyJWTOAuthProvider
 from mcp.shared.auth import OAuthMetadata
 
+from workbench.config.oauth import OAuthSettings
 from workbench.mcp.oauth.provider import CALLBACK_HOST, NotebookOAuth, build_auth
-from workbench.mcp.oauth.settings import OAuthSettings
 
 URL = "http://127.0.0.1:9/mcp"
 

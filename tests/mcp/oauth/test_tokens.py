@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from workbench.mcp.oauth.settings import OAuthSettings
+from workbench.config.oauth import OAuthSettings
 from workbench.mcp.oauth.tokens import cache_root, forget, server_folder, store_for
 
 URL = "https://mcp.example.com/mcp"

@@ -44,7 +44,7 @@ def schemas_of(tools: list[Any]) -> dict[str, Any]:
 
 def demo_schemas() -> dict[str, Any]:
     """The embedded demo server's tool schemas by name."""
-    from workbench.mcp.demo import build_demo_server
+    from workbench.demo import build_demo_server
 
     return schemas_of(list_tools(build_demo_server()))
 

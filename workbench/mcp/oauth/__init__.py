@@ -1,4 +1,5 @@
-"""OAuth for remote MCP servers: settings, the httpx Auth, sign-in routing, token cache.
+"""OAuth for remote MCP servers: the httpx Auth, sign-in routing, the token cache.
 
-Only ``settings`` is light; the other modules import fastmcp when they are used.
+The settings themselves are plain data in ``workbench.config.oauth``; these modules import
+fastmcp when they are used.
 """

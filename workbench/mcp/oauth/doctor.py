@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from workbench.mcp.oauth.settings import OAuthSettings
+from workbench.config.oauth import OAuthSettings
 from workbench.secrets import mask_text
 
 _BODY = re.compile(r"\{.*\}", re.DOTALL)

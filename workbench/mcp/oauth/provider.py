@@ -14,8 +14,8 @@ from typing import Any
 from fastmcp.client.auth import OAuth
 from mcp.shared.auth import AuthorizationCodeResult
 
+from workbench.config.oauth import OAuthSettings
 from workbench.mcp.oauth.listener import listening
-from workbench.mcp.oauth.settings import OAuthSettings
 from workbench.mcp.oauth.signin import SignInRouter, wait_for_redirect
 from workbench.mcp.oauth.tokens import store_for
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from workbench.config.oauth import OAuthSettings
 from workbench.data_dirs import data_folder
-from workbench.mcp.oauth.settings import OAuthSettings
 
 _memory: dict[tuple[str, str], Any] = {}
 _memory_lock = threading.Lock()

@@ -1,0 +1,240 @@
+"""Where async notebook tools run: on the kernel's loop when it is free, never on the bridge's.
+
+On the bridge loop a tool that blocks would stall every server's calls and timeouts, and the
+kernel's asyncio objects would wake it late or not at all. So a tool is offered to the kernel's
+loop (``Handoff``); while the main thread is blocked on the bridge - a sync call - a worker
+thread with a loop of its own runs it instead (``Worker``), and gives the asyncio objects it
+bound back when it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import contextvars
+import re
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, Generic, TypeVar
+
+from workbench.bridge import stalls
+from workbench.bridge.loops import Host, create_task
+from workbench.bridge.waiting import resolve
+from workbench.errors import KernelLoopBusyError
+
+T = TypeVar("T")
+
+# How long an async notebook tool waits for the kernel's loop to take it when the loop is busy
+# with something other than a wait on the bridge (then a worker thread runs it), and how often
+# that wait looks whether the main thread has started blocking on the bridge meanwhile.
+_HOST_CLAIM_WAIT = 0.25
+_HOST_POLL = 0.01
+# What asyncio says when an object or future of one loop is used from another.
+_OTHER_LOOP = re.compile(r"(bound to|attached to|belongs to) a different (event )?loop")
+
+
+class _Handoff(Generic[T]):
+    """An async notebook tool offered to the kernel's loop: whoever claims it first runs it,
+    the kernel's loop or (when that loop does not take it) a worker thread."""
+
+    def __init__(
+        self,
+        make: Callable[[], Coroutine[Any, Any, T]],
+        ctx: contextvars.Context,
+        host: Host,
+        label: str,
+    ):
+        self._make = make
+        self._ctx = ctx
+        self._host = host
+        self._label = label
+        self._lock = threading.Lock()
+        self._owner = ""
+        self._claimed = threading.Event()
+        self._waiter: asyncio.Future[None] | None = None  # on the bridge loop: woken at claim
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[T] | None = None
+        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def claim(self, who: str) -> bool:
+        with self._lock:
+            if self._owner:
+                return False
+            self._owner = who
+            return True
+
+    async def offer(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """True once the kernel's loop has taken the tool; False when the caller runs it."""
+        host = self._host
+        self._loop = loop
+        waiter = self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            loop.call_soon_threadsafe(self._start)
+        except RuntimeError:  # closed meanwhile
+            return not self.claim("worker")
+        deadline = time.monotonic() + _HOST_CLAIM_WAIT
+        while not self._claimed.is_set():
+            if host.blocked or time.monotonic() >= deadline:
+                return not self.claim("worker")
+            await asyncio.wait((waiter,), timeout=_HOST_POLL)
+        return True
+
+    async def result(self) -> T:
+        """Await the tool on the kernel's loop; cancelling this cancels it there."""
+        try:
+            return await asyncio.wrap_future(self.future)
+        except BaseException:
+            if self._loop is not None:
+                with contextlib.suppress(RuntimeError):
+                    self._loop.call_soon_threadsafe(self._cancel)
+            raise
+
+    def _start(self) -> None:
+        if self._loop is None or not self.claim("host"):
+            return
+        self._claimed.set()
+        waiter = self._waiter
+        if waiter is not None:
+            with contextlib.suppress(RuntimeError):  # the bridge loop is closed
+                waiter.get_loop().call_soon_threadsafe(resolve, waiter)
+        try:
+            self._task = create_task(self._loop, self._make(), self._ctx)
+        except BaseException as exc:
+            _settle_future(self.future, None, exc)
+            return
+        self._host.tools_running[id(self)] = self._label
+        self._task.add_done_callback(self._copy)
+
+    def _copy(self, task: asyncio.Task[T]) -> None:
+        self._host.tools_running.pop(id(self), None)
+        if task.cancelled():
+            _settle_future(self.future, None, asyncio.CancelledError())
+        else:
+            exc = task.exception()
+            _settle_future(self.future, None if exc is not None else task.result(), exc)
+
+    def _cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+def _settle_future(
+    future: concurrent.futures.Future[T], result: T | None, exc: BaseException | None
+) -> None:
+    with contextlib.suppress(concurrent.futures.InvalidStateError):  # cancelled meanwhile
+        if exc is not None:
+            future.set_exception(exc)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+
+class _Worker(Generic[T]):
+    """An async notebook tool run on a thread of its own with a loop of its own."""
+
+    def __init__(
+        self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context, host: Host
+    ):
+        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self._loop = asyncio.new_event_loop()
+        self._task: asyncio.Task[T] | None = None
+        self._host = host
+        self._stalled = ""
+        self._stalled_checks = 0
+        threading.Thread(
+            target=self._main, args=(make, ctx), name="workbench-notebook-tool", daemon=True
+        ).start()
+
+    async def result(self) -> T:
+        try:
+            return await asyncio.wrap_future(self.future)
+        except BaseException:
+            with contextlib.suppress(RuntimeError):  # finished and closed
+                self._loop.call_soon_threadsafe(self._cancel)
+            raise
+
+    def _main(self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context) -> None:
+        loop = self._loop
+        asyncio.set_event_loop(loop)
+        result: T | None = None
+        error: BaseException | None = None
+        try:
+            task = self._task = create_task(loop, make(), ctx)
+            runner = loop.create_task(asyncio.wait((task,)))
+            loop.call_later(stalls.CHECK_EVERY, self._watch, runner)
+            loop.run_until_complete(runner)
+            if task.cancelled():
+                stalled = self._stalled
+                error = KernelLoopBusyError(stalled) if stalled else asyncio.CancelledError()
+            else:
+                error = task.exception()
+                result = None if error is not None else task.result()
+        except BaseException as exc:
+            error = exc
+        finally:
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(loop.shutdown_asyncgens())
+            asyncio.set_event_loop(None)
+            _unbind(loop)  # before the caller hears back: it may use them at once
+            loop.close()
+            _settle_future(self.future, result, error)
+
+    def _cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def _watch(self, runner: asyncio.Future[Any]) -> None:
+        """Stop the tool once it has been waiting on what can never come (``stalls``)."""
+        task = self._task
+        if task is None or task.done():
+            return
+        reason = stalls.diagnose(self._loop, self._host, (runner,))
+        self._stalled_checks = self._stalled_checks + 1 if reason else 0
+        if reason and self._stalled_checks >= stalls.CHECKS_TO_STOP:
+            self._stalled = reason
+            task.cancel()
+            return
+        self._loop.call_later(stalls.CHECK_EVERY, self._watch, runner)
+
+
+def _unbind(loop: asyncio.AbstractEventLoop) -> None:
+    """Release the asyncio objects (queues, events, locks) a displaced tool bound to its
+    throwaway loop by waiting on them first - say a queue made in a cell - so the kernel's
+    loop can use them afterwards instead of meeting "bound to a different event loop"."""
+    for owner in stalls.bound_to(loop):
+        owner._loop = None  # type: ignore[attr-defined]
+
+
+async def run_in_notebook(
+    make: Callable[[], Coroutine[Any, Any, T]], label: str = "a notebook tool"
+) -> tuple[T, bool]:
+    """Run an async notebook tool where the notebook's objects live; ``(result, displaced)``.
+
+    On the bridge loop a tool that blocks would stall every server's calls and timeouts, and
+    the kernel's asyncio objects would wake it late or not at all. So the kernel's loop runs
+    it whenever that loop is free (awaited calls, widget calls); while the main thread is
+    blocked on the bridge (a sync call) - or the loop does not take it within 0.25 s - a
+    worker thread with its own loop does, and ``displaced`` is True. Elsewhere than on a
+    bridge loop (a server served by another loop), the current loop awaits it.
+
+    A displaced tool that waits on what only the blocked kernel's loop could provide is
+    stopped within about 0.3 s with :class:`KernelLoopBusyError` (``stalls``); ``label``
+    names the tool to a blocking ``result()`` that would stop it on the kernel's loop.
+    """
+    loop = asyncio.get_running_loop()
+    host = getattr(loop, "host", None)
+    if not isinstance(host, Host):
+        return await make(), False
+    ctx = contextvars.copy_context()
+    kernel_loop = host.free_loop()
+    if kernel_loop is not None:
+        handoff = _Handoff(make, ctx, host, label)
+        if await handoff.offer(kernel_loop):
+            return await handoff.result(), False
+    return await _Worker(make, ctx, host).result(), True
+
+
+def bound_to_another_loop(message: str) -> bool:
+    """Whether an error message is asyncio's for an object or future of another loop."""
+    return _OTHER_LOOP.search(message) is not None
