@@ -18,8 +18,8 @@ import time
 import ipywidgets as widgets
 
 from workbench.display import markup
-from workbench.widgets.asking_panels import Panel, _button
-from workbench.widgets.sign_in_text import (
+from workbench.widgets.asking.panels import Panel, _button
+from workbench.widgets.asking.sign_in_text import (
     LISTENING_NOTE,
     PASTE_NOTE,
     link_button,

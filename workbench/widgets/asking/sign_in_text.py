@@ -8,7 +8,7 @@ call blocks the main thread no widget can be clicked, but output still reaches t
 ``SignInLink`` is the link as a button (plain text in a terminal), and ``ask_for_redirect``
 asks with a hidden prompt (ipykernel would save an ``input()`` answer in the notebook).
 The pasted address holds a one-time code: it goes to the core, never shown or kept.
-Also the pieces the panel (``sign_in_panel.py``) shares, without loading ipywidgets.
+Also the pieces the panel (``sign_in.py``) shares, without loading ipywidgets.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from workbench.display import markup
 from workbench.display.style import CSS_COLOR
-from workbench.widgets.asking_text import Ask, Say
+from workbench.widgets.asking.text import Ask, Say
 
 SHOWN_URL = 64
 """Characters of the authorization URL shown under the button (all of it on hover)."""

@@ -15,9 +15,8 @@ from typing import Any
 
 from tests.widgets.form.form_screen import shown
 from workbench.widgets.asking import NotebookAsker
-from workbench.widgets.asking_text import TextAsker
-from workbench.widgets.sign_in_panel import SignInPanel
-from workbench.widgets.sign_in_text import (
+from workbench.widgets.asking.sign_in import SignInPanel
+from workbench.widgets.asking.sign_in_text import (
     LISTENING_NOTE,
     LISTENING_TEXT,
     PASTE_NOTE,
@@ -26,6 +25,7 @@ from workbench.widgets.sign_in_text import (
     redirect_problem,
     shorten,
 )
+from workbench.widgets.asking.text import TextAsker
 
 AUTHORIZE = (
     "https://auth.example.test/authorize?response_type=code&client_id=wb-client"

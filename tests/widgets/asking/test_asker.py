@@ -27,8 +27,8 @@ from workbench.features.asking import (
 )
 from workbench.session import Workbench
 from workbench.widgets.asking import NotebookAsker
-from workbench.widgets.asking_panels import WIDGET_MIME, ElicitationPanel, Panel, SamplingPanel
-from workbench.widgets.asking_text import TextAsker, sent_summary
+from workbench.widgets.asking.panels import WIDGET_MIME, ElicitationPanel, Panel, SamplingPanel
+from workbench.widgets.asking.text import TextAsker, sent_summary
 from workbench.widgets.call_panel import CallPanel
 
 BOOKING = {

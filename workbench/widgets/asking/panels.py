@@ -1,4 +1,4 @@
-"""The panels of ``NotebookAsker`` (``asking.py``): one question on screen, as ipywidgets.
+"""The panels of ``NotebookAsker`` (``asker.py``): one question on screen, as ipywidgets.
 
 A worker thread waits on the panel (``Panel.wait``) while the kernel handles the clicks; the
 first answer wins, a timeout declines. Once answered, the panel shrinks to one line saying
@@ -35,7 +35,7 @@ from workbench.features.asking import (
     SamplingRequest,
 )
 from workbench.registry import ToolEntry
-from workbench.widgets.asking_text import answer_line
+from workbench.widgets.asking.text import answer_line
 from workbench.widgets.form import FormView
 
 A = TypeVar("A")
@@ -124,24 +124,18 @@ def _button(description: str, css: str, on_click: Callable[[], object], **kw: An
     return button
 
 
-def _asks(server: str, tool: str | None, what: str) -> str:
-    where = f" (calling {markup.esc(tool)})" if tool else ""
-    return markup.block(markup.span(server, bold=True) + f" asks{where}: " + markup.esc(what))
-
-
-def _asks_text(server: str, tool: str | None, what: str) -> str:
+def _asks(server: str, tool: str | None, what: str) -> tuple[str, str]:
+    """The question's header for ``Panel``, as HTML (the server's words escaped) and as text."""
     where = f" (calling {tool})" if tool else ""
-    return f"{server} asks{where}: {what}"
+    question = f" asks{where}: {what}"
+    return markup.block(markup.span(server, bold=True) + markup.esc(question)), server + question
 
 
 class ElicitationPanel(Panel[ElicitationAnswer]):
     """The requested schema as a form (defaults filled in): Accept, Decline, Cancel."""
 
     def __init__(self, request: ElicitationRequest) -> None:
-        super().__init__(
-            _asks(request.server, request.tool, request.message),
-            _asks_text(request.server, request.tool, request.message),
-        )
+        super().__init__(*_asks(request.server, request.tool, request.message))
         self.request = request
         # The one validator judges the answer, as it judges call arguments: given to the
         # form, it shows every problem in one round, values that do not convert included.
@@ -191,11 +185,7 @@ class UrlPanel(ElicitationPanel):
     """URL mode: the link to open, then Done (accept), Decline or Cancel."""
 
     def __init__(self, request: ElicitationRequest) -> None:
-        Panel.__init__(
-            self,
-            _asks(request.server, request.tool, request.message),
-            _asks_text(request.server, request.tool, request.message),
-        )
+        Panel.__init__(self, *_asks(request.server, request.tool, request.message))
         self.request = request
         link = widgets.HTML(markup.block(_open_line(request.url or "")))
         self.accept_button = _button(
@@ -229,7 +219,7 @@ class SamplingPanel(Panel[SamplingReply | None]):
 
     def __init__(self, request: SamplingRequest) -> None:
         server, tool, what = request.server, request.tool, "a language model's reply"
-        super().__init__(_asks(server, tool, what), _asks_text(server, tool, what))
+        super().__init__(*_asks(server, tool, what))
         self.request = request
         lines = []
         if request.system_prompt:

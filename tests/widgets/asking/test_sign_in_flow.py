@@ -21,9 +21,9 @@ import pytest
 from tests.mcp.oauth.guarded import come_back, ended_on, guarded_server
 from workbench.session import Workbench
 from workbench.widgets.asking import NotebookAsker
-from workbench.widgets.asking_text import TextAsker
-from workbench.widgets.sign_in_panel import SignInPanel
-from workbench.widgets.sign_in_text import SignInLink
+from workbench.widgets.asking.sign_in import SignInPanel
+from workbench.widgets.asking.sign_in_text import SignInLink
+from workbench.widgets.asking.text import TextAsker
 
 
 @pytest.fixture(scope="module")

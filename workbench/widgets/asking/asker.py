@@ -3,10 +3,10 @@
 A server may ask, during a call, for input (elicitation: a form, or a URL to open) or for a
 language model's reply (sampling). ``mcp/answers.py`` decides where the question goes: while
 the kernel's main thread is free (an awaited call, a widget call) a panel
-(``asking_panels.py``) is shown where the call was made and a worker thread waits for a
+(``panels.py``) is shown where the call was made and a worker thread waits for a
 click, or for the timeout, which declines; while a sync call blocks the main thread,
-``input()`` asks instead (``asking_text.py``). Signing in to a server (OAuth) is asked the
-same two ways (``sign_in_panel.py``, ``sign_in_text.py``). The kernel installs one on its
+``input()`` asks instead (``text.py``). Signing in to a server (OAuth) is asked the
+same two ways (``sign_in.py``, ``sign_in_text.py``). The kernel installs one on its
 Workbench, so this module stays cheap to import: ipywidgets load with the first panel.
 """
 
@@ -24,11 +24,11 @@ from workbench.features.asking import (
     SamplingReply,
     SamplingRequest,
 )
-from workbench.widgets.asking_text import TextAsker
-from workbench.widgets.sign_in_text import SignInLink, ask_for_redirect
+from workbench.widgets.asking.sign_in_text import SignInLink, ask_for_redirect
+from workbench.widgets.asking.text import TextAsker
 
 if TYPE_CHECKING:
-    from workbench.widgets.asking_panels import Panel
+    from workbench.widgets.asking.panels import Panel
 
 A = TypeVar("A")
 
@@ -75,7 +75,7 @@ class NotebookAsker:
         """Every panel shown, oldest first (the newest is the one waiting)."""
 
     def elicit_form(self, request: ElicitationRequest, timeout: float) -> ElicitationAnswer:
-        from workbench.widgets.asking_panels import ElicitationPanel, UrlPanel
+        from workbench.widgets.asking.panels import ElicitationPanel, UrlPanel
 
         panel = UrlPanel(request) if request.mode == "url" else ElicitationPanel(request)
         return self._ask(panel, timeout, ElicitationAnswer.decline())
@@ -84,7 +84,7 @@ class NotebookAsker:
         return self.text.elicit(request)
 
     def sample_form(self, request: SamplingRequest, timeout: float) -> SamplingReply | None:
-        from workbench.widgets.asking_panels import SamplingPanel
+        from workbench.widgets.asking.panels import SamplingPanel
 
         return self._ask(SamplingPanel(request), timeout, None)
 
@@ -96,7 +96,7 @@ class NotebookAsker:
     ) -> str | None:
         """Show the sign-in link and a box for the address the browser ended on; the pasted
         address, or None when ``done`` is set (the listener caught it) or at the timeout."""
-        from workbench.widgets.sign_in_panel import SignInPanel
+        from workbench.widgets.asking.sign_in import SignInPanel
 
         panel = SignInPanel(server, url, listening=listening)
         self._present(panel)
