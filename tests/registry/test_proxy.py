@@ -118,7 +118,9 @@ def test_token_report_compares_full_schemas_with_the_pair(registry: Registry) ->
         registry.add_tools(
             f"s{i}", [{"name": "t", "description": "d" * 400, "inputSchema": SCHEMA}]
         )
-    report = registry.token_report()
+    recorder = Recorder(Observation.from_text("ok"))
+    report = ToolProxy(registry, recorder).token_report()
+    assert recorder.calls == []  # a report never calls a tool
     assert report.tools == len(registry)
     assert report.full_schemas > 20_000 > report.proxy_total
     assert 0.5 < report.saved_fraction < 1

@@ -26,10 +26,8 @@ from workbench.names import LOCAL_SERVER, check_server_name
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import SearchIndex, SearchResults
 from workbench.tools.definition import ToolDefinition, has_control_characters
-from workbench.tools.schema import Observation
 
 if TYPE_CHECKING:
-    from workbench.registry.proxy import TokenReport
     from workbench.registry.semantic import SemanticIndex
 
 SUGGESTION_LIMIT = 5
@@ -173,12 +171,6 @@ class Registry:
                 return self._semantic.search(query, limit, keyword=self._index, server=server)
             return self._index.search(query, limit, server=server)
 
-    def token_report(self) -> TokenReport:
-        """Estimated tokens of every full tool schema against the find/call proxy pair."""
-        from workbench.registry.proxy import ToolProxy
-
-        return ToolProxy(self, _not_callable).token_report()
-
     def servers(self) -> list[str]:
         """Names of servers with at least one tool, sorted."""
         with self._lock:
@@ -236,10 +228,6 @@ class Registry:
     def _notify(self, server: str) -> None:
         """Tell listeners, outside the lock so they may read the registry from any thread."""
         self._listeners.notify(server)
-
-
-def _not_callable(tool_id: str, arguments: dict[str, Any]) -> Observation:
-    raise NotImplementedError("token_report never calls tools")
 
 
 def _read_entries(server: str, tools: Iterable[object]) -> list[ToolEntry]:
