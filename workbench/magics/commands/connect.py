@@ -7,7 +7,6 @@ Python and mcp.json entries share one set of rules and messages."""
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +17,7 @@ from workbench.magics.views import show, tool_table
 if TYPE_CHECKING:
     from argparse import Namespace
 
+    from workbench.config import ConnectOptions
     from workbench.kernel import KernelState
     from workbench.session import Workbench
 
@@ -30,22 +30,6 @@ mcp connect demo
   %%mcp connect NAME [--env KEY=VALUE]... [--cwd DIR] [--inherit-env] [--timeout SECONDS]
       -- COMMAND [ARG ...]
   %%mcp connect --config FILE [NAME ...]"""
-
-
-@dataclass
-class Target:
-    """What ``Workbench.connect`` gets, read and checked before anything connects."""
-
-    name: str
-    url: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-    token: str | None = None
-    command: str | None = None
-    args: list[str] = field(default_factory=list)
-    env: dict[str, str] = field(default_factory=dict)
-    cwd: str | None = None
-    shown: str | None = None
-    oauth: dict[str, Any] | None = None
 
 
 @magic_arguments(name="mcp connect", usage=USAGE)
@@ -137,24 +121,10 @@ def connect(state: KernelState, line: str) -> None:
     if args.config is not None:
         _connect_config(state, args, command)
         return
-    target = _target(args, command)
+    name, options = _options(args, command)
     with usage_errors():
         workbench = state.workbench
-        info = workbench.connect(
-            target.name,
-            command=target.command,
-            args=target.args,
-            env=target.env,
-            cwd=target.cwd,
-            url=target.url,
-            headers=target.headers,
-            token=target.token,
-            timeout=args.timeout,
-            connect_timeout=args.connect_timeout,
-            inherit_env=args.inherit_env,
-            shown=target.shown,
-            **({"oauth": target.oauth} if target.oauth is not None else {}),
-        )
+        info = workbench.connect(name, **options)
     show(tool_table(workbench, [info.name]))
 
 
@@ -169,9 +139,9 @@ def _split_command(tokens: list[Token]) -> tuple[list[Token], list[str]]:
     return tokens, []
 
 
-def _target(args: Namespace, command: list[str]) -> Target:
-    """The server to connect, from the words of the line; ``Workbench.connect`` checks
-    the settings (one place for every caller)."""
+def _options(args: Namespace, command: list[str]) -> tuple[str, ConnectOptions]:
+    """The server's name and the options ``Workbench.connect`` takes, from the words of the
+    line (``${env:VAR}`` expanded); ``server_spec`` checks them, one place for every caller."""
     from workbench.config import expand
 
     if not args.targets:
@@ -179,19 +149,25 @@ def _target(args: Namespace, command: list[str]) -> Target:
     if len(args.targets) > 2:
         extra = one_line(" ".join(args.targets[2:]))
         raise fail(f"%mcp connect: unexpected {extra}; put a command after '--'.")
-    target = Target(args.targets[0])
     with usage_errors():
-        if len(args.targets) == 2:
-            target.shown = args.targets[1]  # ${env:KEY} as written, for tables and errors
-            target.url = expand(args.targets[1])
-        if command:
-            target.command, target.args = command[0], command[1:]
-        target.headers = dict(_header(pair) for pair in args.header)
-        target.token = expand(args.token) if args.token is not None else None
-        target.env = dict(_pair(pair, "--env") for pair in args.env)
-        target.cwd = args.cwd
-        target.oauth = _oauth(args)
-    return target
+        shown = args.targets[1] if len(args.targets) == 2 else None
+        options: ConnectOptions = {
+            "url": expand(shown) if shown is not None else None,
+            "shown": shown,  # ${env:KEY} as written, for tables and errors
+            "command": command[0] if command else None,
+            "args": command[1:],
+            "headers": dict(_header(pair) for pair in args.header),
+            "token": expand(args.token) if args.token is not None else None,
+            "env": dict(_pair(pair, "--env") for pair in args.env),
+            "cwd": args.cwd,
+            "timeout": args.timeout,
+            "connect_timeout": args.connect_timeout,
+            "inherit_env": args.inherit_env,
+        }
+        oauth = _oauth(args)
+        if oauth is not None:
+            options["oauth"] = oauth
+    return args.targets[0], options
 
 
 OAUTH_OPTIONS = {
