@@ -17,7 +17,8 @@ from workbench.display import markup
 from workbench.errors import FormError, InvalidArgumentsError, WorkbenchError
 from workbench.features.prompts import Prompt, PromptResult
 from workbench.widgets.form import FormView
-from workbench.widgets.offering_list import OfferingList, Row
+from workbench.widgets.offering_list import Row
+from workbench.widgets.offering_tab import OfferingTab, failed_note
 from workbench.widgets.suggestions import Suggestions, mime_output
 
 if TYPE_CHECKING:
@@ -40,15 +41,11 @@ def prompt_schema(prompt: Prompt) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
 
 
-class PromptsView:
+class PromptsView(OfferingTab[Prompt]):
     """The Prompts tab: the list on the left, the open prompt's form and messages on the right."""
 
     def __init__(self, workbench: Workbench) -> None:
-        self.workbench = workbench
-        self.items: dict[str, Prompt] = {}
-        self.list = OfferingList(self._load, noun="prompts", placeholder="Search prompts…")
-        self.list.layout = widgets.Layout(flex="1 1 40%", min_width="0")
-        self.list.observe(self._on_selected, names="selected")
+        super().__init__(workbench, noun="prompts", placeholder="Search prompts…")
         self.prompt: Prompt | None = None
         self.form: FormView | None = None
         self.suggestions: Suggestions | None = None
@@ -77,18 +74,6 @@ class PromptsView:
         self.widget = widgets.HBox([self.list, panel], layout=widgets.Layout(grid_gap="12px"))
         self.widget.add_class("wb-prompts")
 
-    @property
-    def loaded(self) -> bool:
-        return self.list.loaded
-
-    def load(self) -> None:
-        """List every server's prompts (main thread: waits for servers)."""
-        self.list.load()
-
-    def refresh(self) -> None:
-        """The listing changed (any thread): reloaded when the page asks next."""
-        self.list.mark_stale()
-
     def _load(self) -> tuple[Sequence[Row], str]:
         prompts = self.workbench.prompts()
         self.items = {f"prompt:{p.server}:{p.name}": p for p in prompts}
@@ -96,21 +81,14 @@ class PromptsView:
             Row(key, p.name, p.server, "prompt", p.title or "", p.description or "")
             for key, p in self.items.items()
         ]
-        note = "; ".join(f"{server} failed: {why}" for server, why in prompts.failed.items())
-        return rows, note
+        return rows, failed_note(prompts.failed)
 
     def select(self, name: str, server: str | None = None) -> None:
         """Open prompt ``name`` as a click on its row does."""
-        for key, prompt in self.items.items():
-            if prompt.name == name and (server is None or prompt.server == server):
-                self.list.selected = key
-                return
-        raise WorkbenchError(f"No prompt {name} is listed.")
-
-    def _on_selected(self, change: dict[str, Any]) -> None:
-        prompt = self.items.get(change["new"])
-        if prompt is not None:
-            self.show(prompt)
+        self._select(
+            lambda prompt: prompt.name == name and (server is None or prompt.server == server),
+            f"No prompt {name} is listed.",
+        )
 
     def show(self, prompt: Prompt, arguments: Mapping[str, Any] | None = None) -> None:
         """Open a prompt: its card and a fresh form (filled with ``arguments`` if given)."""

@@ -21,7 +21,8 @@ from workbench.display import ObservationView, markup
 from workbench.errors import FormError, WorkbenchError
 from workbench.features.resources import Resource, ResourceTemplate
 from workbench.widgets.form import FormView
-from workbench.widgets.offering_list import OfferingList, Row
+from workbench.widgets.offering_list import Row
+from workbench.widgets.offering_tab import OfferingTab, failed_note
 from workbench.widgets.suggestions import Suggestions, mime_output
 
 if TYPE_CHECKING:
@@ -48,17 +49,11 @@ def _key(kind: str, server: str, uri: str) -> str:
     return f"{kind}:{server}:{uri}"
 
 
-class ResourcesView:
+class ResourcesView(OfferingTab[Resource | ResourceTemplate]):
     """The Resources tab: the list on the left, the open resource or template on the right."""
 
     def __init__(self, workbench: Workbench) -> None:
-        self.workbench = workbench
-        self.items: dict[str, Resource | ResourceTemplate] = {}
-        self.list = OfferingList(
-            self._load, noun="resources", placeholder="Search resources and templates…"
-        )
-        self.list.layout = widgets.Layout(flex="1 1 40%", min_width="0")
-        self.list.observe(self._on_selected, names="selected")
+        super().__init__(workbench, noun="resources", placeholder="Search resources and templates…")
         self.open_item: Resource | ResourceTemplate | None = None
         self.form: FormView | None = None
         self.suggestions: Suggestions | None = None
@@ -91,18 +86,6 @@ class ResourcesView:
         self.widget.add_class("wb-resources")
 
     # -- listing --------------------------------------------------------------------------
-
-    @property
-    def loaded(self) -> bool:
-        return self.list.loaded
-
-    def load(self) -> None:
-        """List every server's resources and templates (main thread: waits for servers)."""
-        self.list.load()
-
-    def refresh(self) -> None:
-        """The listing changed (any thread): reloaded when the page asks next."""
-        self.list.mark_stale()
 
     def _load(self) -> tuple[Sequence[Row], str]:
         resources = self.workbench.resources()
@@ -137,25 +120,16 @@ class ResourcesView:
                 )
             )
         self.items = items
-        failed = {**resources.failed, **templates.failed}
-        note = "; ".join(f"{server} failed: {why}" for server, why in failed.items())
-        return rows, note
+        return rows, failed_note({**resources.failed, **templates.failed})
 
     # -- opening and reading --------------------------------------------------------------
 
     def select(self, uri: str, server: str | None = None) -> None:
         """Open the resource or template ``uri`` as a click on its row does."""
-        for key, item in self.items.items():
-            shown = item.uri if isinstance(item, Resource) else item.uri_template
-            if shown == uri and (server is None or item.server == server):
-                self.list.selected = key
-                return
-        raise WorkbenchError(f"No resource or template {uri} is listed.")
-
-    def _on_selected(self, change: dict[str, Any]) -> None:
-        item = self.items.get(change["new"])
-        if item is not None:
-            self.show(item)
+        self._select(
+            lambda item: _uri(item) == uri and (server is None or item.server == server),
+            f"No resource or template {uri} is listed.",
+        )
 
     def show(self, item: Resource | ResourceTemplate) -> None:
         """Open a resource (read at once) or a template (its form)."""
@@ -268,6 +242,10 @@ class ResourcesView:
         self._unfollow()
         if self.suggestions is not None:
             self.suggestions.close()
+
+
+def _uri(item: Resource | ResourceTemplate) -> str:
+    return item.uri if isinstance(item, Resource) else item.uri_template
 
 
 def _card(item: Resource | ResourceTemplate) -> str:
