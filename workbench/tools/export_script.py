@@ -14,7 +14,6 @@ Generating imports nothing of fastmcp: the script does, when it runs.
 
 from __future__ import annotations
 
-import json
 import os
 import pprint
 import re
@@ -262,8 +261,3 @@ def export_tools(
         )
     written = write_script(target, script.text, overwrite=overwrite)
     return ExportResult(written, server_name, script.exported, skipped)
-
-
-def mcp_json_text(result: ExportResult, python: str) -> str:
-    """The ``mcpServers`` entry of the exported script, as JSON to paste."""
-    return json.dumps(result.mcp_json(python), indent=2)

@@ -131,7 +131,6 @@ class ErrorKind(str, Enum):
     CONNECTION = "connection"
     NOT_FOUND = "not_found"
     CANCELLED = "cancelled"
-    INTERNAL = "internal"
 
 
 class Action(Viewed, BaseModel):
