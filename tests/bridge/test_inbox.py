@@ -155,7 +155,7 @@ def test_posted_work_runs_in_the_main_thread_blocked_in_a_future_result(bridge: 
         ran_in.append(threading.current_thread())
         return "typed answer"
 
-    future = bridge.submit(asking(bridge, question, timeout=1))
+    future = bridge.submit(asking(bridge, question, timeout=5))  # room for a loaded machine
     assert future.result(10)[0] == "typed answer"
     assert ran_in == [threading.main_thread()]
 
