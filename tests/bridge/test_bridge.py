@@ -19,12 +19,8 @@ from typing import Any
 import pytest
 
 from tests.processes import run_python
-from workbench.bridge import (
-    Bridge,
-    bound_to_another_loop,
-    loop_patched_by_nest_asyncio,
-    run_in_notebook,
-)
+from workbench.bridge import Bridge, bound_to_another_loop, run_in_notebook
+from workbench.bridge.loops import loop_patched_by_nest_asyncio
 from workbench.errors import BridgeError, WorkbenchError
 
 # The tests play the caller: they need a loop of their own in the calling thread.
@@ -172,8 +168,6 @@ def test_close_leaves_no_thread_and_is_final() -> None:
         run_in_new_loop(bridge.arun(add(1, 1)))
     with pytest.raises(BridgeError):
         bridge.submit(add(1, 1))
-    with pytest.raises(BridgeError):
-        bridge.call_soon(print)
     with pytest.raises(BridgeError):
         _ = bridge.loop
     assert issubclass(BridgeError, WorkbenchError)
@@ -477,7 +471,7 @@ def test_bridge_loop_is_not_reentrant(bridge: Bridge) -> None:
         bridge.run(nested())
 
 
-# -- submit, call_soon, contextvars ----------------------------------------------------------
+# -- submit, contextvars ----------------------------------------------------------
 
 
 def test_submit_returns_a_future_and_cancelling_it_cancels_the_task(bridge: Bridge) -> None:
@@ -624,23 +618,6 @@ def test_f18_asyncio_wording_for_objects_of_another_loop() -> None:
     assert not bound_to_another_loop("division by zero")
 
 
-def test_call_soon_runs_on_the_bridge_thread_with_the_callers_context(bridge: Bridge) -> None:
-    seen: list[tuple[str, str]] = []
-    done = threading.Event()
-
-    def callback(tag: str) -> None:
-        seen.append((threading.current_thread().name, f"{tag}:{REQUEST_ID.get()}"))
-        done.set()
-
-    token = REQUEST_ID.set("cell-7")
-    try:
-        bridge.call_soon(callback, "cb")
-    finally:
-        REQUEST_ID.reset(token)
-    assert done.wait(5)
-    assert seen == [("test-bridge", "cb:cell-7")]
-
-
 def test_coroutines_see_the_callers_contextvars(bridge: Bridge) -> None:
     async def read_and_write() -> str:
         seen = REQUEST_ID.get()
@@ -677,7 +654,8 @@ def test_loop_patched_by_nest_asyncio_is_false_without_the_patch(bridge: Bridge)
 NEST_SCRIPT = textwrap.dedent(
     """
     import asyncio, json, sys, threading
-    from workbench.bridge import Bridge, loop_patched_by_nest_asyncio
+    from workbench.bridge import Bridge
+    from workbench.bridge.loops import loop_patched_by_nest_asyncio
 
     PATCH = sys.argv[1]
     early = Bridge(name="early")          # started before the patch

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.kernel
 
 SETUP = """
 import asyncio, threading, time
-from workbench.bridge import Bridge, loop_patched_by_nest_asyncio
+from workbench.bridge import Bridge
+from workbench.bridge.loops import loop_patched_by_nest_asyncio
 
 bridge = Bridge()
 

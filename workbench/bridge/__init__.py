@@ -15,11 +15,14 @@ warm-ups). The rest of the workbench imports it from here, never from its module
 - ``jobs``: one submitted coroutine, its task and the interruptible future callers hold;
 - ``waiting``: waits cut into slices, and the SIGINT handler that cancels a blocked call;
 - ``loops``: the bridge's nest_asyncio-proof loop class and the kernel's loop (``Host``);
-- ``notebook``: where async notebook tools run (the kernel's loop, else a worker loop).
+- ``notebook``: where async notebook tools run: the kernel's loop when it is free, else (a
+  sync call blocks it) a worker loop, which gives back the asyncio objects the tool bound to
+  it and tells the caller the tool was displaced. Such a tool waiting on what only the
+  kernel's loop could provide runs until its call's timeout: nothing guesses it earlier.
 """
 
 from workbench.bridge.core import Bridge, start_daemon_thread
-from workbench.bridge.loops import loop_patched_by_nest_asyncio, send_to_loop
+from workbench.bridge.loops import send_to_loop
 from workbench.bridge.notebook import bound_to_another_loop, run_in_notebook
 from workbench.errors import BridgeError
 
@@ -27,7 +30,6 @@ __all__ = [
     "Bridge",
     "BridgeError",
     "bound_to_another_loop",
-    "loop_patched_by_nest_asyncio",
     "run_in_notebook",
     "send_to_loop",
     "start_daemon_thread",

@@ -165,16 +165,6 @@ class Bridge:
         """Start ``coro`` on the bridge and return at once; cancelling the future cancels it."""
         return self._submit(coro).future
 
-    def call_soon(self, fn: Callable[..., object], *args: Any) -> None:
-        """Schedule a plain callback on the bridge loop from any thread, in the caller's context."""
-        ctx = contextvars.copy_context()
-        with self._lock:
-            loop = self._started_loop()
-            try:
-                loop.call_soon_threadsafe(fn, *args, context=ctx)
-            except RuntimeError as exc:
-                raise BridgeError("The bridge's event loop has stopped.") from exc
-
     def close(self, timeout: float = 5.0) -> None:
         """Cancel pending tasks, stop the loop and join the thread. Idempotent.
 

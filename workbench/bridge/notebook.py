@@ -1,10 +1,15 @@
 """Where async notebook tools run: on the kernel's loop when it is free, never on the bridge's.
 
-On the bridge loop a tool that blocks would stall every server's calls and timeouts, and the
+On the bridge loop a tool that blocks would hold up every server's calls and timeouts, and the
 kernel's asyncio objects would wake it late or not at all. So a tool is offered to the kernel's
 loop (``Handoff``); while the main thread is blocked on the bridge - a sync call - a worker
 thread with a loop of its own runs it instead (``Worker``), and gives the asyncio objects it
-bound back when it ends.
+bound back when it ends (``bound_to``, which reads CPython's ``_LoopBoundMixin``).
+
+A displaced tool that waits on what only the blocked kernel's loop could provide (an asyncio
+object a cell would set, work handed to that loop) runs until its call's timeout; the caller
+hears of the displacement (``run_in_notebook``'s ``on_displaced``) so that a timeout can say to
+``await`` the call instead.
 """
 
 from __future__ import annotations
@@ -13,16 +18,16 @@ import asyncio
 import concurrent.futures
 import contextlib
 import contextvars
+import gc
 import re
 import threading
 import time
+from asyncio.mixins import _LoopBoundMixin
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
-from workbench.bridge import stalls
 from workbench.bridge.loops import Host, create_task
 from workbench.bridge.waiting import resolve
-from workbench.errors import KernelLoopBusyError
 
 T = TypeVar("T")
 
@@ -133,15 +138,10 @@ def _settle_future(
 class _Worker(Generic[T]):
     """An async notebook tool run on a thread of its own with a loop of its own."""
 
-    def __init__(
-        self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context, host: Host
-    ):
+    def __init__(self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context):
         self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
         self._loop = asyncio.new_event_loop()
         self._task: asyncio.Task[T] | None = None
-        self._host = host
-        self._stalled = ""
-        self._stalled_checks = 0
         threading.Thread(
             target=self._main, args=(make, ctx), name="workbench-notebook-tool", daemon=True
         ).start()
@@ -161,12 +161,9 @@ class _Worker(Generic[T]):
         error: BaseException | None = None
         try:
             task = self._task = create_task(loop, make(), ctx)
-            runner = loop.create_task(asyncio.wait((task,)))
-            loop.call_later(stalls.CHECK_EVERY, self._watch, runner)
-            loop.run_until_complete(runner)
+            loop.run_until_complete(asyncio.wait((task,)))
             if task.cancelled():
-                stalled = self._stalled
-                error = KernelLoopBusyError(stalled) if stalled else asyncio.CancelledError()
+                error = asyncio.CancelledError()
             else:
                 error = task.exception()
                 result = None if error is not None else task.result()
@@ -184,43 +181,51 @@ class _Worker(Generic[T]):
         if self._task is not None:
             self._task.cancel()
 
-    def _watch(self, runner: asyncio.Future[Any]) -> None:
-        """Stop the tool once it has been waiting on what can never come (``stalls``)."""
-        task = self._task
-        if task is None or task.done():
-            return
-        reason = stalls.diagnose(self._loop, self._host, (runner,))
-        self._stalled_checks = self._stalled_checks + 1 if reason else 0
-        if reason and self._stalled_checks >= stalls.CHECKS_TO_STOP:
-            self._stalled = reason
-            task.cancel()
-            return
-        self._loop.call_later(stalls.CHECK_EVERY, self._watch, runner)
-
 
 def _unbind(loop: asyncio.AbstractEventLoop) -> None:
     """Release the asyncio objects (queues, events, locks) a displaced tool bound to its
     throwaway loop by waiting on them first - say a queue made in a cell - so the kernel's
     loop can use them afterwards instead of meeting "bound to a different event loop"."""
-    for owner in stalls.bound_to(loop):
+    for owner in bound_to(loop):
         owner._loop = None  # type: ignore[attr-defined]
 
 
+def bound_to(loop: asyncio.AbstractEventLoop) -> list[_LoopBoundMixin]:
+    """The asyncio objects (queues, events, locks) bound to ``loop`` by a first wait.
+
+    Found through ``gc.get_referrers``, which walks the whole heap: the price of a
+    displaced call (tens of ms in a kernel; ``benchmarks/stalls.py`` measures it).
+    """
+    bound: list[_LoopBoundMixin] = []
+    for referrer in gc.get_referrers(loop):
+        # Python 3.10 keeps attributes in a dict; later versions refer from the object.
+        owners = gc.get_referrers(referrer) if isinstance(referrer, dict) else [referrer]
+        bound.extend(
+            owner
+            for owner in owners
+            if isinstance(owner, _LoopBoundMixin) and getattr(owner, "_loop", None) is loop
+        )
+    return bound
+
+
 async def run_in_notebook(
-    make: Callable[[], Coroutine[Any, Any, T]], label: str = "a notebook tool"
+    make: Callable[[], Coroutine[Any, Any, T]],
+    label: str = "a notebook tool",
+    on_displaced: Callable[[], object] | None = None,
 ) -> tuple[T, bool]:
     """Run an async notebook tool where the notebook's objects live; ``(result, displaced)``.
 
-    On the bridge loop a tool that blocks would stall every server's calls and timeouts, and
+    On the bridge loop a tool that blocks would hold up every server's calls and timeouts, and
     the kernel's asyncio objects would wake it late or not at all. So the kernel's loop runs
     it whenever that loop is free (awaited calls, widget calls); while the main thread is
     blocked on the bridge (a sync call) - or the loop does not take it within 0.25 s - a
     worker thread with its own loop does, and ``displaced`` is True. Elsewhere than on a
     bridge loop (a server served by another loop), the current loop awaits it.
 
-    A displaced tool that waits on what only the blocked kernel's loop could provide is
-    stopped within about 0.3 s with :class:`KernelLoopBusyError` (``stalls``); ``label``
-    names the tool to a blocking ``result()`` that would stop it on the kernel's loop.
+    ``on_displaced()`` is called as the worker takes the tool, before it ends: a caller whose
+    call times out learns that the tool may have waited on the blocked kernel's loop, which
+    it can never get (``label`` names the tool to a blocking ``result()`` that would stop it
+    on the kernel's loop).
     """
     loop = asyncio.get_running_loop()
     host = getattr(loop, "host", None)
@@ -232,7 +237,9 @@ async def run_in_notebook(
         handoff = _Handoff(make, ctx, host, label)
         if await handoff.offer(kernel_loop):
             return await handoff.result(), False
-    return await _Worker(make, ctx, host).result(), True
+    if on_displaced is not None:
+        on_displaced()
+    return await _Worker(make, ctx).result(), True
 
 
 def bound_to_another_loop(message: str) -> bool:

@@ -8,8 +8,9 @@ later be served to outside clients unchanged. Their schema is the ToolDefinition
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Iterable, Mapping
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import mcp.types
@@ -18,15 +19,49 @@ from fastmcp.tools import Tool, ToolResult
 from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.bridge import bound_to_another_loop, run_in_notebook
-from workbench.errors import KernelLoopBusyError
 from workbench.names import LOCAL_SERVER
 from workbench.serving.tool_context import serving
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.export import to_mcp_tool
-from workbench.tools.schema import ErrorKind, Observation
+from workbench.tools.schema import ErrorKind, Observation, TextContent
 
 _CONTENT: TypeAdapter[list[Any]] = TypeAdapter(list[mcp.types.ContentBlock])
 INSTRUCTIONS = "Tools defined in this notebook's kernel."
+AWAIT_ADVICE = (
+    "call it with `await wb.acall(...)` instead (in a widget or from another thread it works "
+    "as is)."
+)
+
+_displaced: ContextVar[list[str] | None] = ContextVar("workbench_displaced_tools", default=None)
+
+
+@contextlib.contextmanager
+def noting_displaced() -> Iterator[list[str]]:
+    """Collect the notebook tools that the calls made in this context ran on a worker loop
+    because a sync call blocked the kernel's (``run_definition`` appends their names): the
+    in-process server serves a call in its caller's context."""
+    noted: list[str] = []
+    token = _displaced.set(noted)
+    try:
+        yield noted
+    finally:
+        _displaced.reset(token)
+
+
+def explain_timeout(observation: Observation, displaced: list[str]) -> Observation:
+    """A call that timed out while its notebook tool ran displaced may have waited on what
+    only the blocked kernel's loop could provide, which it can never get: say so, with the
+    way out. Any other Observation is returned as it is."""
+    if observation.error_kind is not ErrorKind.TIMEOUT or not displaced:
+        return observation
+    message = (
+        f"{observation.error_message} It ran on a worker loop because this synchronous call "
+        "keeps the kernel's event loop busy; if it waits on something only that loop provides "
+        f"(an asyncio object a cell sets, work handed to that loop), {AWAIT_ADVICE}"
+    )
+    return observation.model_copy(
+        update={"error_message": message, "content": [TextContent(text=message)]}
+    )
 
 
 async def run_definition(
@@ -37,16 +72,16 @@ async def run_definition(
     Sync executors run in a worker thread; async ones on the kernel's loop when it is free,
     else on a worker loop (``run_in_notebook``), where asyncio objects of the kernel's loop
     fail: that error says to ``await`` the call, the one way to leave the kernel's loop free.
+    A displaced tool is noted for ``noting_displaced``: its timeout says the same.
     """
     if not definition.is_async:
         return await asyncio.to_thread(definition.call, arguments)
-    started = time.monotonic()
-    try:
-        observation, displaced = await run_in_notebook(
-            lambda: definition.acall(arguments), f"{LOCAL_SERVER}.{definition.name}"
-        )
-    except KernelLoopBusyError as stalled:
-        return _needs_kernel_loop(definition, str(stalled), time.monotonic() - started)
+    noted = _displaced.get()
+    observation, displaced = await run_in_notebook(
+        lambda: definition.acall(arguments),
+        f"{LOCAL_SERVER}.{definition.name}",
+        None if noted is None else lambda: noted.append(f"{LOCAL_SERVER}.{definition.name}"),
+    )
     message = observation.error_message or ""
     if displaced and observation.is_error and bound_to_another_loop(message):
         why = f"needs the kernel's event loop, which this synchronous call keeps busy ({message})"
@@ -58,10 +93,7 @@ def _needs_kernel_loop(
     definition: ToolDefinition[Any, Any], why: str, duration: float | None
 ) -> Observation:
     return Observation.error(
-        ErrorKind.TOOL_ERROR,
-        f"{definition.name} {why}: call it with `await wb.acall(...)` instead (in a widget "
-        "or from another thread it works as is).",
-        duration=duration,
+        ErrorKind.TOOL_ERROR, f"{definition.name} {why}: {AWAIT_ADVICE}", duration=duration
     )
 
 

@@ -432,9 +432,17 @@ class Workbench(ServerLogs, Offerings, Signing):
             return Observation.error(ErrorKind.INVALID_ARGUMENTS, message, duration=0.0)
         if entry.server in self._manager:
             connection = self._manager.get(entry.server)
-            return await connection.call(
+            call = connection.call(
                 entry.name, action.to_arguments(), timeout=timeout, on_progress=on_progress
             )
+            if entry.server != LOCAL_SERVER:
+                return await call
+            # A notebook tool a sync call displaced: its timeout says to await it instead.
+            from workbench.serving.notebook_server import explain_timeout, noting_displaced
+
+            with noting_displaced() as displaced:
+                observation = await call
+            return explain_timeout(observation, displaced)
         message = f"{entry.id} belongs to {entry.server!r}, which is not connected."
         if entry.server == LOCAL_SERVER:
             message += " Notebook tools are served with Workbench.add_tools(...) or %%tool."
