@@ -1,5 +1,10 @@
 """The call history: the tool calls made in this Workbench, from any path (the newest
-``History.limit`` of them, their results within ``History.budget``)."""
+``History.limit`` of them, their results within ``History.budget``).
+
+Written only by the Workbench's one call path (and its ``read_resource``, as ``kind``
+"resource"), so every way of calling lands here alike. Old calls are dropped, so views find
+a call by ``ToolCall.id``, never by its index.
+"""
 
 from __future__ import annotations
 

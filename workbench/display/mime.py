@@ -2,6 +2,10 @@
 
 Each view renders itself twice, for rich (terminals, ``text/plain``) and as hand-written HTML,
 because rich's own HTML export is a ``<pre>`` block that ignores the notebook's theme.
+
+Every JSON mime type is written once, here. Its documents are an API: saved notebooks keep
+them and the JupyterLab extension draws them, so each says ``"version": 1`` and only ever
+grows additively (a renderer shows an unknown kind or version as a one-line fallback).
 """
 
 from __future__ import annotations

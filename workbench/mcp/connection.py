@@ -3,7 +3,9 @@
 Every coroutine here runs on the bridge loop (the Workbench submits them through the
 bridge); the client is created, entered, used and closed there and nowhere else. The
 transport under the client comes from ``transports.py``; ``failures.py`` puts what went
-wrong into words.
+wrong into words. A connection found dead (lost earlier, or a stdio server that exited) is
+reopened once before a call, and an HTTP server restarted under its session is reconnected
+and the call sent once more, so a person rarely has to mend a connection by hand.
 """
 
 from __future__ import annotations

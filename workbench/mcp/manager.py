@@ -1,6 +1,9 @@
 """Named connections: open, list, reconnect and close them, keeping the registry in step.
 
-Coroutines here run on the bridge loop; the Workbench is the synchronous face.
+Coroutines here run on the bridge loop; the Workbench is the synchronous face. A reconnect
+opens the new connection first and swaps it in only when it works, so a failed one leaves the
+working connection and its tools as they were; an mcp.json entry refused before connecting
+stays listed as a failed row, so a bad entry is seen rather than silently missing.
 """
 
 from __future__ import annotations
