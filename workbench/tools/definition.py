@@ -110,7 +110,7 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         self.output_schema = output_schema
         self.meta = meta
         self.enabled = enabled
-        """Asked at each ``tools/list`` and ``tools/call`` of a served surface: a falsy answer
+        """Asked at each ``tools/list`` and ``tools/call`` of a served surface; a falsy answer
         (or an exception) hides the tool from outside clients. Never part of the schema."""
 
     @classmethod
