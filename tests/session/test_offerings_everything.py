@@ -6,7 +6,7 @@ elicitation, sampling, roots, ping and the server's log level."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ import pytest
 from tests.mcp.conftest import everything_js, everything_stdio
 from tests.mcp.test_http import everything_url
 from tests.polling import wait_for
-from workbench.errors import InvalidArgumentsError
+from workbench.errors import InvalidArgumentsError, ListenerWarning
 from workbench.features.asking import ElicitationAnswer, SamplingRequest
 from workbench.mcp.connection import LogRecord
 from workbench.session import Workbench
@@ -77,6 +77,38 @@ def test_subscription_follows_updates_until_stopped(ev: Workbench) -> None:
         subscription.stop()
         ev.call(f"{EV}.toggle-subscriber-updates")
     assert "stopped" in repr(subscription)
+
+
+def follow_two_updates(ev: Workbench, on_update: Callable[[Observation], object]) -> Observation:
+    """Subscribe to DOC, let the server announce two updates, stop; the latest read."""
+    subscription = ev.subscribe_resource(DOC, on_update=on_update)
+    toggled = ev.call(f"{EV}.toggle-subscriber-updates")
+    assert not toggled.is_error, toggled.error_message
+    try:
+        wait_for(lambda: subscription.updates >= 2, 30, "two resources/updated notifications")
+    finally:
+        subscription.stop()
+        ev.call(f"{EV}.toggle-subscriber-updates")
+    return subscription.latest
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("ev", ["stdio"], indirect=True)
+def test_a_raising_on_update_is_warned_about_once_and_the_subscription_goes_on(
+    ev: Workbench,
+) -> None:
+    """It was swallowed without a word, unlike every other listener."""
+    calls: list[Observation] = []
+
+    def broken(observation: Observation) -> None:
+        calls.append(observation)
+        raise ZeroDivisionError("view gone")
+
+    said = r"updates \(.*broken\) raised ZeroDivisionError: view gone"
+    with pytest.warns(ListenerWarning, match=said) as caught:
+        latest = follow_two_updates(ev, broken)
+    assert len([w for w in caught if issubclass(w.category, ListenerWarning)]) == 1
+    assert len(calls) >= 2 and "architecture" in read_text(latest).lower()
 
 
 def test_prompts_checked_then_got(ev: Workbench) -> None:

@@ -22,6 +22,7 @@ from workbench.features.asking import ElicitationHandler, SamplingHandler
 from workbench.features.log_levels import LOG_LEVELS
 from workbench.features.prompts import Prompt, PromptList, PromptResult
 from workbench.features.resources import ResourceList, ResourceTemplate, TemplateList
+from workbench.listeners import Listeners
 from workbench.mcp import offerings
 from workbench.mcp.connection import Connection, ServerChange, Status
 from workbench.tools.schema import ErrorKind, Observation
@@ -29,7 +30,6 @@ from workbench.tools.schema import ErrorKind, Observation
 if TYPE_CHECKING:
     from workbench.bridge import Bridge
     from workbench.history import History
-    from workbench.listeners import Listeners
     from workbench.mcp.answers import Asker, ClientAnswers
     from workbench.mcp.manager import ConnectionManager, ServerInfo
 
@@ -47,9 +47,24 @@ class ResourceSubscription:
         self.uri = uri
         self.latest = latest
         self.updates = 0
-        self.on_update: Callable[[Observation], object] | None = None
         self._owner = owner
         self._unfollow: Callable[[], None] | None = None
+        self._listeners: Listeners[Observation] = Listeners(f"{uri}'s updates")
+        self._on_update: Callable[[Observation], object] | None = None
+        self._stop_calling: Callable[[], None] | None = None
+
+    @property
+    def on_update(self) -> Callable[[Observation], object] | None:
+        """Called with each re-read; one that raises is warned about once, like any listener,
+        and the subscription goes on."""
+        return self._on_update
+
+    @on_update.setter
+    def on_update(self, listener: Callable[[Observation], object] | None) -> None:
+        if self._stop_calling is not None:
+            self._stop_calling()
+        self._on_update = listener
+        self._stop_calling = None if listener is None else self._listeners.subscribe(listener)
 
     def __repr__(self) -> str:
         state = "following" if self._unfollow else "stopped"
@@ -388,9 +403,7 @@ class Offerings:
         observation = await offerings.read_resource(connection, subscription.uri)
         subscription.latest = observation.model_copy(update={"tool_id": subscription.uri})
         subscription.updates += 1
-        if subscription.on_update is not None:
-            with contextlib.suppress(Exception):
-                subscription.on_update(subscription.latest)
+        subscription._listeners.notify(subscription.latest)
 
     def _unsubscribe(self, server: str, uri: str) -> None:
         if server in self._manager:
