@@ -4,48 +4,18 @@
  * Server targets arrive masked by the kernel; nothing here unmasks or adds anything.
  */
 import { el, fallback, isDocument, line, list, note, record, tableCell, text } from './dom';
+import type {
+  ParameterRow as IParameterRow,
+  ServerRow as IServerRowDoc,
+  ServersDocument as IServersDoc,
+  ToolDocument as IToolDoc
+} from '../generated/documents';
 
 export const TOOL_MIME = 'application/vnd.workbench.tool+json';
 export const SERVERS_MIME = 'application/vnd.workbench.servers+json';
 
-export interface IParameterRow {
-  name: string;
-  type: string;
-  required: boolean;
-  default: string;
-  description: string;
-}
-
-export interface IToolDoc {
-  kind: 'tool';
-  version: number;
-  id: string;
-  server: string;
-  name: string;
-  title: string | null;
-  description: string;
-  badges: string[];
-  tags: string[];
-  parameters: IParameterRow[];
-}
-
-export interface IServerRowDoc {
-  name: string;
-  transport: string;
-  target: string;
-  status: string;
-  toolCount: number;
-  lastError: string | null;
-  ping: number | null;
-}
-
-export interface IServersDoc {
-  kind: 'servers';
-  version: number;
-  title: string;
-  servers: IServerRowDoc[];
-  hints: string[];
-}
+// The shapes are generated from the JSON Schemas (workbench/display/schemas/).
+export type { IParameterRow, IServerRowDoc, IServersDoc, IToolDoc };
 
 const BADGE_TONE: Record<string, string> = {
   'read-only': 'ok',

@@ -21,53 +21,18 @@ import {
   safeMime,
   toJson
 } from './dom';
+import type {
+  ActionDocument as IActionDoc,
+  ContentBlock as IContentBlock,
+  ObservationDocument as IObservationDoc,
+  ResourceContents,
+  TruncationNote as ITruncation
+} from '../generated/documents';
 
 export const OBSERVATION_MIME = 'application/vnd.workbench.observation+json';
 
-/** One MCP content block as the document keeps it (camelCase, as on the wire). */
-export interface IContentBlock {
-  type: string;
-  text?: string;
-  data?: string;
-  mimeType?: string;
-  uri?: string;
-  name?: string;
-  title?: string;
-  description?: string;
-  size?: number;
-  resource?: { uri?: string; mimeType?: string; text?: string; blob?: string };
-  [key: string]: unknown;
-}
-
-/** What was cut to keep the saved output small; null when the document holds it all. */
-export interface ITruncation {
-  maxText: number;
-  omittedCharacters: number;
-  maxBytes: number;
-  omittedMedia: number;
-  omittedStructuredContent: number;
-  note: string;
-}
-
-export interface IObservationDoc {
-  kind: 'observation';
-  version: number;
-  toolId: string | null;
-  content: IContentBlock[];
-  structuredContent: unknown;
-  isError: boolean;
-  errorKind: string | null;
-  errorMessage: string | null;
-  duration: number | null;
-  truncated: ITruncation | null;
-}
-
-export interface IActionDoc {
-  kind: 'action';
-  version: number;
-  toolId: string;
-  arguments: Record<string, unknown>;
-}
+// The shapes are generated from the JSON Schemas (workbench/display/schemas/).
+export type { IActionDoc, IContentBlock, IObservationDoc, ITruncation };
 
 /** Errors of calls refused before they ran: a duration would suggest they did. */
 const NEVER_RAN = new Set(['invalid_arguments']);
@@ -245,7 +210,7 @@ function renderLink(block: IContentBlock): HTMLElement {
 }
 
 function renderResource(block: IContentBlock, toolId: string | null): HTMLElement {
-  const resource = block.resource ?? {};
+  const resource: Partial<ResourceContents> = block.resource ?? {};
   const uri = String(resource.uri ?? '');
   const wrap = el('div', 'jp-wb-resource');
   if (uri !== toolId) {

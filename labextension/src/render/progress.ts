@@ -4,20 +4,12 @@
  * so an untrusted copy keeps its bar (the HTML's inline styles are stripped there).
  */
 import { el, fallback, isDocument, line } from './dom';
+import type { ProgressDocument as IProgressDoc } from '../generated/documents';
 
 export const PROGRESS_MIME = 'application/vnd.workbench.progress+json';
 
-export interface IProgressDoc {
-  kind: 'progress';
-  version: number;
-  toolId: string | null;
-  fraction: number | null;
-  counts: string;
-  status: string;
-  finished: boolean;
-  cancelled: boolean;
-  logs: { level: string; server: string; message: string }[];
-}
+// The shapes are generated from the JSON Schemas (workbench/display/schemas/).
+export type { IProgressDoc };
 
 const LEVEL_TONE: Record<string, string> = {
   debug: 'jp-wb-muted',

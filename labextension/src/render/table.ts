@@ -5,26 +5,12 @@
  * masked each cell; nothing here adds to it.
  */
 import { el, fallback, isDocument, note, record, tableCell } from './dom';
+import type { TableCell as ITableCell, TableDocument as ITableDoc } from '../generated/documents';
 
 export const TABLE_MIME = 'application/vnd.workbench.table+json';
 
-export interface ITableCell {
-  text: string;
-  tone?: string;
-  mono?: boolean;
-  badges?: string[];
-  marker?: string;
-}
-
-export interface ITableDoc {
-  kind: 'table';
-  version: number;
-  view: string;
-  title: string;
-  headers: string[];
-  rows: ITableCell[][];
-  notes: { text: string; tone: string }[];
-}
+// The shapes are generated from the JSON Schemas (workbench/display/schemas/).
+export type { ITableCell, ITableDoc };
 
 const TONES = new Set(['ok', 'error', 'warn', 'muted', 'accent']);
 const BADGE_TONE: Record<string, string> = {

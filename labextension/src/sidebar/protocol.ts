@@ -3,75 +3,22 @@
  * The panel opens the comm; the kernel sends a `state` at once and on every change, and
  * answers each request on the same comm, echoing its `seq`.
  */
+import type {
+  SidebarError as IError,
+  SidebarReply as Reply,
+  SidebarRequest as Request,
+  SidebarResults as IResults,
+  SidebarSearchHit as IHit,
+  SidebarServedSurface as IServed,
+  SidebarServer as IServerRow,
+  SidebarState as IState,
+  SidebarTemplate as ITemplate
+} from '../generated/sidebar';
 
 export const TARGET = 'workbench.sidebar';
 
-/** One connection of the kernel's Workbench. */
-export interface IServerRow {
-  name: string;
-  status: string;
-  transport: string;
-  tools: number;
-  error: string | null;
-}
-
-/** What `%mcp serve` serves now: never the token, only how it is guarded. */
-export interface IServed {
-  url: string;
-  server: string;
-  tools: number;
-  clients: number;
-  auth: string | null;
-}
-
-export interface IState {
-  type: 'state';
-  servers: IServerRow[];
-  served: IServed | null;
-  tools: number;
-  seq?: number;
-}
-
-export interface IHit {
-  id: string;
-  server: string;
-  name: string;
-  title: string | null;
-  summary: string;
-  readOnly: boolean;
-  destructive: boolean;
-}
-
-export interface IResults {
-  type: 'results';
-  query: string;
-  hits: IHit[];
-  total: number;
-  noGoodMatch: boolean;
-  suggestions: string[];
-  seq?: number;
-}
-
-export interface ITemplate {
-  type: 'template';
-  id: string;
-  mode: 'call' | 'browse';
-  code: string;
-  seq?: number;
-}
-
-export interface IError {
-  type: 'error';
-  message: string;
-  seq?: number;
-}
-
-export type Reply = IState | IResults | ITemplate | IError;
-
-export type Request =
-  | { type: 'search'; query: string; limit: number; seq: number }
-  | { type: 'template'; id: string; mode: 'call' | 'browse'; seq: number }
-  | { type: 'refresh'; seq: number };
+// The messages' shapes are generated from their JSON Schema (workbench/display/schemas/).
+export type { IError, IHit, IResults, IServed, IServerRow, IState, ITemplate, Reply, Request };
 
 /** Whether a comm message's data is one of the replies above (the kernel's, but check). */
 export function isReply(data: unknown): data is Reply {
