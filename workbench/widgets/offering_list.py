@@ -1,6 +1,6 @@
 """OfferingList: the search box and list of the Resources and Prompts tabs, as one anywidget.
 
-Like ``ToolList`` (``static/offering_list.js`` keeps at most one request in flight), but over
+Like ``ToolList`` (``static/list_core.js`` keeps at most one request in flight), but over
 a short list the view loads itself (``load``), searched by plain word match: every word of
 the query (case-insensitive) must be in a row's uri, name, title, description or server.
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -24,8 +23,8 @@ import traitlets
 from workbench.display.formatting import first_line, shorten
 from workbench.display.tables import count_noun
 from workbench.registry.search import MAX_QUERY_CHARS
+from workbench.widgets.static_text import joined
 
-STATIC = Path(__file__).parent / "static"
 LIMIT = 100
 """Rows rendered at most."""
 MAX_QUERY = MAX_QUERY_CHARS
@@ -69,8 +68,8 @@ Loader = Callable[[], tuple[Sequence[Row], str]]
 class OfferingList(anywidget.AnyWidget):
     """A searchable list of rows; ``selected`` is the key of the row clicked."""
 
-    _esm = STATIC / "offering_list.js"
-    _css = STATIC / "offering_list.css"
+    _esm = joined("list_core.js", "offering_list.js")
+    _css = joined("list_core.css", "offering_list.css")
 
     request = traitlets.Dict().tag(sync=True)
     answer = traitlets.Dict().tag(sync=True)

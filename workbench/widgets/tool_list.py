@@ -2,7 +2,7 @@
 
 A keystroke is one synced trait each way: the page sends ``request`` (query, server, seq),
 the kernel answers with ``answer`` (the top ``limit`` rows, tagged with the request's seq).
-The page keeps at most one request in flight (see ``static/tool_list.js``), which debounces
+The page keeps at most one request in flight (``static/list_core.js``), which debounces
 by the kernel's own pace: the first key is answered at once, keys typed meanwhile are folded
 into one follow-up request. Only the top rows cross the wire, so 10,000 tools cost no more
 to show than 40. A keystroke's work is bounded whatever is pasted (F10): the box takes at
@@ -13,7 +13,6 @@ those, and a note quotes at most ``NOTE_QUERY_WIDTH`` of them.
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anywidget
@@ -22,12 +21,12 @@ import traitlets
 from workbench.display.formatting import first_line, shorten
 from workbench.display.tables import count_noun
 from workbench.registry.search import MAX_QUERY_CHARS
+from workbench.widgets.static_text import joined
 
 if TYPE_CHECKING:
     from workbench.registry import Registry, ToolEntry
     from workbench.registry.search import SearchHit, SearchResults
 
-STATIC = Path(__file__).parent / "static"
 LIMIT = 40
 """Rows rendered at most; search is for finding, not for scrolling through 10,000 tools."""
 DESCRIPTION_WIDTH = 160
@@ -48,8 +47,8 @@ def registry_summary(registry: Registry) -> str:
 class ToolList(anywidget.AnyWidget):
     """Searches a Registry as the user types; ``selected`` is the id of the row clicked."""
 
-    _esm = STATIC / "tool_list.js"
-    _css = STATIC / "tool_list.css"
+    _esm = joined("list_core.js", "tool_list.js")
+    _css = joined("list_core.css", "tool_list.css")
 
     request = traitlets.Dict().tag(sync=True)
     answer = traitlets.Dict().tag(sync=True)

@@ -1,10 +1,9 @@
 // The tool browser's search box, server filter and result list (an anywidget ES module).
 //
-// Each search is one `request` {query, server, seq} to the kernel, answered by one `answer`
-// {seq, query, server, rows, count, total, note}. At most one request is in flight: keys typed
-// while the kernel works are folded into the next request, so the first keystroke is answered
-// at once and fast typing never queues stale searches. The box takes at most `max_query`
-// characters (a paste is cut there): all that search reads, and all that crosses the wire.
+// Python puts list_core.js before this text (`element`, `listProtocol`: one `request`
+// {query, server, seq} in flight at a time, answered by one `answer` {seq, query, server,
+// rows, count, total, note}); this part draws the tool rows and the server filter, and moves
+// through the rows with the arrow keys.
 
 const BADGE_CLASS = {
   "read-only": "wb-badge-read-only",
@@ -13,19 +12,12 @@ const BADGE_CLASS = {
   "open-world": "wb-badge-open-world",
 };
 
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = text;
-  return node;
-}
-
 function rowElement(row) {
-  const item = element("li", "wb-tl-row");
+  const item = element("li", "wb-list-row wb-tl-row");
   item.dataset.id = row.id;
   item.setAttribute("role", "option");
   item.tabIndex = -1;
-  const head = element("div", "wb-tl-head");
+  const head = element("div", "wb-list-head wb-tl-head");
   head.append(element("span", "wb-tl-id", row.id));
   if (row.title) head.append(element("span", "wb-tl-title", row.title));
   if ((row.badges || []).length) {
@@ -37,14 +29,14 @@ function rowElement(row) {
     head.append(badges);
   }
   item.append(head);
-  if (row.description) item.append(element("div", "wb-tl-desc", row.description));
+  if (row.description) item.append(element("div", "wb-list-desc wb-tl-desc", row.description));
   return item;
 }
 
 function render({ model, el }) {
-  el.classList.add("wb-tool-list");
+  el.classList.add("wb-list", "wb-tool-list");
   const bar = element("div", "wb-tl-bar");
-  const input = element("input", "wb-tl-query");
+  const input = element("input", "wb-list-query wb-tl-query");
   input.type = "search";
   input.placeholder = "Search tools…";
   input.setAttribute("aria-label", "Search tools");
@@ -54,30 +46,21 @@ function render({ model, el }) {
   const filter = element("select", "wb-tl-server");
   filter.setAttribute("aria-label", "Server");
   bar.append(input, filter);
-  const status = element("div", "wb-tl-status");
-  const list = element("ul", "wb-tl-rows");
+  const status = element("div", "wb-list-status wb-tl-status");
+  const list = element("ul", "wb-list-rows wb-tl-rows");
   list.setAttribute("role", "listbox");
   el.append(bar, status, list);
 
-  const first = model.get("request") || {};
-  input.value = (first.query || "").slice(0, maxQuery);
-  let seq = first.seq || 0;
-  let inFlight = false;
-  let pending = false;
-
-  function send() {
-    seq += 1;
-    inFlight = true;
-    pending = false;
-    const query = input.value.slice(0, maxQuery);
-    model.set("request", { query, server: filter.value, seq });
-    model.save_changes();
-  }
-
-  function request() {
-    if (inFlight) pending = true;
-    else send();
-  }
+  const { request, markSelected, renderAnswer, open } = listProtocol({
+    model,
+    input,
+    status,
+    list,
+    maxQuery,
+    rowElement,
+    fields: () => ({ server: filter.value }),
+    answerKeys: ["server"],
+  });
 
   function renderServers() {
     const servers = model.get("servers") || [];
@@ -85,35 +68,6 @@ function render({ model, el }) {
     filter.replaceChildren(new Option("all servers", ""));
     for (const name of servers) filter.append(new Option(name, name));
     filter.value = servers.includes(chosen) ? chosen : "";
-  }
-
-  function markSelected() {
-    const selected = model.get("selected");
-    for (const item of list.children) {
-      const on = item.dataset.id === selected;
-      item.classList.toggle("wb-selected", on);
-      item.setAttribute("aria-selected", on ? "true" : "false");
-    }
-  }
-
-  function renderAnswer() {
-    const answer = model.get("answer") || {};
-    if ((answer.seq || 0) >= seq) inFlight = false;
-    const fragment = document.createDocumentFragment();
-    for (const row of answer.rows || []) fragment.append(rowElement(row));
-    list.replaceChildren(fragment);
-    status.textContent = answer.note || "";
-    list.dataset.query = answer.query || "";
-    list.dataset.server = answer.server || "";
-    list.dataset.seq = String(answer.seq || 0);
-    markSelected();
-    if (pending && !inFlight) send();
-  }
-
-  function open(item) {
-    if (!item) return;
-    model.set("selected", item.dataset.id);
-    model.save_changes();
   }
 
   function move(step) {
