@@ -8,10 +8,18 @@ from typing import Any
 
 from workbench.display import ServerTable, ToolCard
 from workbench.display.mime import OBSERVATION_MIME, SERVERS_MIME, TOOL_MIME, Displayable
+from workbench.display.schemas import validator_for_mime
 from workbench.mcp.manager import ServerInfo
 from workbench.registry.entry import ToolEntry
 
 SECRET = "s3cr3t-t0ken-value"
+
+
+def assert_schema(mime: str, doc: dict[str, Any]) -> None:
+    """The document matches its JSON Schema (workbench/display/schemas/), the shape the
+    extension's generated types read; the checks below are about the values."""
+    errors = [f"{e.instance_path}: {e.message}" for e in validator_for_mime(mime).iter_errors(doc)]
+    assert not errors, errors
 
 
 def card() -> ToolCard:
@@ -48,7 +56,7 @@ def test_tool_card_bundle_and_document() -> None:
     assert set(bundle) == {"text/plain", "text/html", TOOL_MIME}
     doc: dict[str, Any] = bundle[TOOL_MIME]
     assert json.loads(json.dumps(doc)) == doc
-    assert doc["kind"] == "tool" and doc["version"] == 1
+    assert_schema(TOOL_MIME, doc)
     assert (doc["id"], doc["server"], doc["name"], doc["title"]) == (
         "weather.forecast",
         "weather",
@@ -72,6 +80,7 @@ def test_tool_card_bundle_and_document() -> None:
 
 def test_tool_card_without_title_or_parameters() -> None:
     doc = ToolCard(ToolEntry.from_tool("s", {"name": "x", "inputSchema": {}})).to_json()
+    assert_schema(TOOL_MIME, doc)
     assert doc["title"] is None and doc["parameters"] == [] and doc["tags"] == []
 
 
@@ -92,7 +101,8 @@ def test_server_table_document_rows_and_hints() -> None:
     assert set(bundle) == {"text/plain", "text/html", SERVERS_MIME}
     doc = bundle[SERVERS_MIME]
     assert json.loads(json.dumps(doc)) == doc
-    assert doc["kind"] == "servers" and doc["version"] == 1 and doc["title"] == "2 servers"
+    assert_schema(SERVERS_MIME, doc)
+    assert doc["title"] == "2 servers"
     assert doc["servers"][0] == {
         "name": "a",
         "transport": "http",
@@ -111,6 +121,7 @@ def test_server_table_document_masks_secrets_as_the_html_does() -> None:
     error = f"401 for Authorization: Bearer {SECRET}"
     table = ServerTable([server("a", target, "failed", error)])
     text = json.dumps(table.to_json())
+    assert_schema(SERVERS_MIME, table.to_json())
     assert SECRET not in text and SECRET not in table.to_html()
     row = table.to_json()["servers"][0]
     assert row["target"] == table.rows[0][2].text
@@ -119,4 +130,5 @@ def test_server_table_document_masks_secrets_as_the_html_does() -> None:
 
 def test_empty_server_table_document() -> None:
     doc = ServerTable([]).to_json()
+    assert_schema(SERVERS_MIME, doc)
     assert doc["servers"] == [] and doc["title"] == "0 servers"
