@@ -41,6 +41,7 @@ class Placed:
     def __init__(self, tool: Callable[[], Coroutine[Any, Any, Any]]) -> None:
         self.tool = tool
         self.displaced = 0
+        self.ended: list[concurrent.futures.Future[None]] = []
         self.cancelled = threading.Event()
 
     async def run(self) -> Any:
@@ -51,8 +52,9 @@ class Placed:
             raise
 
     def call(self) -> Coroutine[Any, Any, Any]:
-        def noted() -> None:
+        def noted(ended: concurrent.futures.Future[None]) -> None:
             self.displaced += 1
+            self.ended.append(ended)
 
         return run_in_notebook(self.run, "notebook.tool", noted)
 
@@ -70,6 +72,7 @@ def assert_ended_at_the_timeout(placed: Placed, outcome: Any, seconds: float) ->
     assert SHORT <= seconds < SHORT + 5, f"ended after {seconds:.1f} s"
     assert placed.displaced == 1
     assert placed.cancelled.wait(5)  # stopped on its worker loop, not left running
+    placed.ended[0].result(5)  # and the worker ended, having given back what it bound
 
 
 @pytest.mark.integration
@@ -175,7 +178,7 @@ def test_f17_the_same_hand_over_awaited_runs_and_is_not_displaced(bridge: Bridge
 )
 def test_tools_that_only_look_stuck_run_to_their_end(bridge: Bridge, shape: str) -> None:
     """A wait something on the tool's own loop or thread will end is never stopped. The last
-    shape - the usual bridge from a callback API - was stopped as stuck by a watchdog that
+    shape - the usual bridge from a callback API - was once stopped as stuck by a check that
     read asyncio's internals (after 0.3 s idle), although the thread would have set it."""
     queue: asyncio.Queue[str] = asyncio.Queue()
 

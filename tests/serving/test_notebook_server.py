@@ -7,10 +7,13 @@ import asyncio
 import base64
 import contextlib
 import threading
+import time
+
+import pytest
 
 from tests.tools.export_fixtures import tiny_png
 from workbench import Workbench, tool
-from workbench.tools.schema import EmbeddedResource, ErrorKind, ImageContent
+from workbench.tools.schema import EmbeddedResource, ErrorKind, ImageContent, Observation
 
 
 def test_f17_notebook_tools_never_run_on_the_bridge_thread(wb: Workbench) -> None:
@@ -62,6 +65,107 @@ def test_f18_a_sync_call_of_a_tool_needing_the_callers_loop_says_to_await(
         assert (await wb.acall("notebook.take")).text == "hello"
 
     asyncio.run(main())
+
+
+ADVICE = "call it with `await wb.acall(...)`"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("shape", ["Event", "Queue", "Lock held by the caller", "hand over"])
+def test_f18_a_sync_call_of_a_tool_stuck_on_the_callers_loop_times_out_saying_to_await(
+    wb: Workbench, shape: str
+) -> None:
+    """Nothing but the caller's loop, blocked by the sync call, could wake the tool: it ends
+    at the call's timeout, and the timeout says how to call it instead; awaited, it runs."""
+
+    async def main() -> tuple[Observation, str]:
+        caller = asyncio.get_running_loop()
+        event, queue, lock = asyncio.Event(), asyncio.Queue[str](), asyncio.Lock()
+        if shape == "Lock held by the caller":
+            await lock.acquire()
+
+        async def on_caller() -> str:
+            return "ran on the caller's loop"
+
+        @tool
+        async def stuck() -> str:
+            """Waits on what only the caller's loop provides."""
+            if shape == "Event":
+                await event.wait()
+                return "set"
+            if shape == "Queue":
+                return await queue.get()
+            if shape == "hand over":
+                work = asyncio.run_coroutine_threadsafe(on_caller(), caller)
+                return await asyncio.wrap_future(work)
+            async with lock:
+                return "locked"
+
+        wb.add_tools(stuck)
+        timed_out = wb.call("notebook.stuck", timeout=1)  # blocks this loop: a worker runs it
+        caller.call_later(0.05, event.set)
+        caller.call_later(0.05, queue.put_nowait, "fed")
+        if lock.locked():
+            caller.call_later(0.05, lock.release)
+        return timed_out, (await wb.acall("notebook.stuck", timeout=10)).text
+
+    timed_out, awaited = asyncio.run(main())
+    assert timed_out.error_kind is ErrorKind.TIMEOUT
+    message = timed_out.error_message or ""
+    assert "did not answer within 1 s" in message and ADVICE in message, message
+    assert message in timed_out.text  # what a model reads says it too
+    assert timed_out.duration is not None and timed_out.duration < 6
+    assert awaited in ("set", "fed", "locked", "ran on the caller's loop")
+
+
+@pytest.mark.integration
+def test_a_timeout_says_to_await_only_for_a_displaced_async_tool(wb: Workbench) -> None:
+    @tool
+    async def slow_async() -> str:
+        """Sleeps past its caller's timeout."""
+        await asyncio.sleep(3)
+        return "late"
+
+    @tool
+    def slow_sync() -> str:
+        """Sleeps past its caller's timeout, in a worker thread."""
+        time.sleep(3)
+        return "late"
+
+    wb.add_tools(slow_async, slow_sync)
+
+    async def awaited() -> Observation:  # on the caller's free loop: not displaced
+        return await wb.acall("notebook.slow_async", timeout=0.5)
+
+    for timed_out in (asyncio.run(awaited()), wb.call("notebook.slow_sync", timeout=0.5)):
+        assert timed_out.error_kind is ErrorKind.TIMEOUT
+        assert "await" not in (timed_out.error_message or ""), timed_out.error_message
+    displaced = wb.call("notebook.slow_async", timeout=0.5)  # no loop runs here: a worker
+    assert displaced.error_kind is ErrorKind.TIMEOUT
+    assert ADVICE in (displaced.error_message or "")
+
+
+@pytest.mark.integration
+def test_a_displaced_tool_whose_own_event_a_thread_sets_finishes(wb: Workbench) -> None:
+    """The usual bridge from a callback API; a check that read asyncio's internals once
+    stopped it as stuck after 0.3 s, although the thread would have set the event."""
+
+    @tool
+    async def thread_sets_event() -> str:
+        """Its own Event, set by another thread through call_soon_threadsafe after 0.6 s."""
+        event, loop = asyncio.Event(), asyncio.get_running_loop()
+        threading.Timer(0.6, loop.call_soon_threadsafe, args=(event.set,)).start()
+        await event.wait()
+        return "set by a thread"
+
+    wb.add_tools(thread_sets_event)
+
+    async def main() -> Observation:
+        return wb.call("notebook.thread_sets_event", timeout=10)  # blocks this loop
+
+    finished = asyncio.run(main())
+    assert not finished.is_error, finished.error_message
+    assert finished.text == "set by a thread"
 
 
 def test_a_tool_returning_bytes_gives_image_audio_or_blob_content(wb: Workbench) -> None:

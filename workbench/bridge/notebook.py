@@ -8,8 +8,8 @@ bound back when it ends (``bound_to``, which reads CPython's ``_LoopBoundMixin``
 
 A displaced tool that waits on what only the blocked kernel's loop could provide (an asyncio
 object a cell would set, work handed to that loop) runs until its call's timeout; the caller
-hears of the displacement (``run_in_notebook``'s ``on_displaced``) so that a timeout can say to
-``await`` the call instead.
+hears of the displacement (``run_in_notebook``'s ``on_displaced``), so that a timeout can wait
+for the worker to give back what the tool bound and say to ``await`` the call instead.
 """
 
 from __future__ import annotations
@@ -140,6 +140,8 @@ class _Worker(Generic[T]):
 
     def __init__(self, make: Callable[[], Coroutine[Any, Any, T]], ctx: contextvars.Context):
         self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        # Done once the worker has stopped and given back what the tool bound (never fails).
+        self.ended: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._loop = asyncio.new_event_loop()
         self._task: asyncio.Task[T] | None = None
         threading.Thread(
@@ -175,6 +177,7 @@ class _Worker(Generic[T]):
             asyncio.set_event_loop(None)
             _unbind(loop)  # before the caller hears back: it may use them at once
             loop.close()
+            self.ended.set_result(None)
             _settle_future(self.future, result, error)
 
     def _cancel(self) -> None:
@@ -211,7 +214,7 @@ def bound_to(loop: asyncio.AbstractEventLoop) -> list[_LoopBoundMixin]:
 async def run_in_notebook(
     make: Callable[[], Coroutine[Any, Any, T]],
     label: str = "a notebook tool",
-    on_displaced: Callable[[], object] | None = None,
+    on_displaced: Callable[[concurrent.futures.Future[None]], object] | None = None,
 ) -> tuple[T, bool]:
     """Run an async notebook tool where the notebook's objects live; ``(result, displaced)``.
 
@@ -222,10 +225,11 @@ async def run_in_notebook(
     worker thread with its own loop does, and ``displaced`` is True. Elsewhere than on a
     bridge loop (a server served by another loop), the current loop awaits it.
 
-    ``on_displaced()`` is called as the worker takes the tool, before it ends: a caller whose
-    call times out learns that the tool may have waited on the blocked kernel's loop, which
-    it can never get (``label`` names the tool to a blocking ``result()`` that would stop it
-    on the kernel's loop).
+    ``on_displaced(ended)`` is called as a worker takes the tool, with a future done once
+    that worker has stopped and given back what the tool bound: a caller whose call timed
+    out - the tool may have waited on the blocked kernel's loop, which it can never get -
+    hears back after it, not before, and can say to await the call. ``label`` names the tool
+    to a blocking ``result()`` that would stop it on the kernel's loop.
     """
     loop = asyncio.get_running_loop()
     host = getattr(loop, "host", None)
@@ -237,9 +241,10 @@ async def run_in_notebook(
         handoff = _Handoff(make, ctx, host, label)
         if await handoff.offer(kernel_loop):
             return await handoff.result(), False
+    worker = _Worker(make, ctx)
     if on_displaced is not None:
-        on_displaced()
-    return await _Worker(make, ctx).result(), True
+        on_displaced(worker.ended)
+    return await worker.result(), True
 
 
 def bound_to_another_loop(message: str) -> bool:

@@ -8,6 +8,7 @@ later be served to outside clients unchanged. Their schema is the ToolDefinition
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
@@ -32,15 +33,21 @@ AWAIT_ADVICE = (
     "as is)."
 )
 
-_displaced: ContextVar[list[str] | None] = ContextVar("workbench_displaced_tools", default=None)
+GIVE_BACK_GRACE = 1.0
+"""How long a timed-out call waits for its displaced tool's worker to stop and give back
+what it bound (the cancel reaches it in milliseconds; a tool ignoring it takes the grace)."""
+
+Displaced = list[concurrent.futures.Future[None]]
+"""The workers that ran a call's notebook tools displaced: each done once it has ended."""
+_displaced: ContextVar[Displaced | None] = ContextVar("workbench_displaced_tools", default=None)
 
 
 @contextlib.contextmanager
-def noting_displaced() -> Iterator[list[str]]:
-    """Collect the notebook tools that the calls made in this context ran on a worker loop
-    because a sync call blocked the kernel's (``run_definition`` appends their names): the
-    in-process server serves a call in its caller's context."""
-    noted: list[str] = []
+def noting_displaced() -> Iterator[Displaced]:
+    """Collect the workers that ran a notebook tool of the calls made in this context because
+    a sync call blocked the kernel's loop (``run_definition`` appends them): the in-process
+    server serves a call in its caller's context."""
+    noted: Displaced = []
     token = _displaced.set(noted)
     try:
         yield noted
@@ -48,12 +55,14 @@ def noting_displaced() -> Iterator[list[str]]:
         _displaced.reset(token)
 
 
-def explain_timeout(observation: Observation, displaced: list[str]) -> Observation:
+async def explain_timeout(observation: Observation, displaced: Displaced) -> Observation:
     """A call that timed out while its notebook tool ran displaced may have waited on what
-    only the blocked kernel's loop could provide, which it can never get: say so, with the
+    only the blocked kernel's loop could provide, which it can never get: once the worker has
+    given back what the tool bound (so the next cell may use it at once), say so, with the
     way out. Any other Observation is returned as it is."""
     if observation.error_kind is not ErrorKind.TIMEOUT or not displaced:
         return observation
+    await asyncio.wait([asyncio.wrap_future(ended) for ended in displaced], timeout=GIVE_BACK_GRACE)
     message = (
         f"{observation.error_message} It ran on a worker loop because this synchronous call "
         "keeps the kernel's event loop busy; if it waits on something only that loop provides "
@@ -80,7 +89,7 @@ async def run_definition(
     observation, displaced = await run_in_notebook(
         lambda: definition.acall(arguments),
         f"{LOCAL_SERVER}.{definition.name}",
-        None if noted is None else lambda: noted.append(f"{LOCAL_SERVER}.{definition.name}"),
+        None if noted is None else noted.append,
     )
     message = observation.error_message or ""
     if displaced and observation.is_error and bound_to_another_loop(message):

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import workbench.display  # noqa: F401  (installs how Actions and Observations show)
 from workbench.bridge import Bridge
 from workbench.config import read_specs
 from workbench.config.spec import ConnectOptions, ServerSpec, server_spec
+from workbench.display import install_views
 from workbench.errors import (
     AmbiguousToolError,
     ConfigError,
@@ -71,6 +71,7 @@ class Workbench(ServerLogs, Offerings, Signing):
     """Connections to MCP servers, every tool in one registry, and a history of calls."""
 
     def __init__(self, *, log_level: str = "info") -> None:
+        install_views()  # its Observations, listings and prompts show as the magics show them
         self.registry = Registry()
         self.history = History()
         self.events = EventLog()  # what event tools emitted (workbench/events.py)
@@ -442,7 +443,7 @@ class Workbench(ServerLogs, Offerings, Signing):
 
             with noting_displaced() as displaced:
                 observation = await call
-            return explain_timeout(observation, displaced)
+            return await explain_timeout(observation, displaced)
         message = f"{entry.id} belongs to {entry.server!r}, which is not connected."
         if entry.server == LOCAL_SERVER:
             message += " Notebook tools are served with Workbench.add_tools(...) or %%tool."
