@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import pytest
 
 from tests.kernel.conftest import KernelSession
+from workbench.display.schemas import validator_for_def
 
 pytestmark = pytest.mark.kernel
 
@@ -25,6 +26,14 @@ def shout(text: str) -> str:
     """Say it louder."""
     return text.upper()
 '''
+
+
+def assert_reply(data: dict[str, Any]) -> None:
+    """A message the kernel sent the panel matches the sidebar schema's ``reply``, the
+    shape the extension's generated types read (workbench/display/schemas/)."""
+    check = validator_for_def("sidebar", "reply")
+    errors = [f"{error.instance_path}: {error.message}" for error in check.iter_errors(data)]
+    assert not errors, f"{data}: {errors}"
 
 
 class Panel:
@@ -73,6 +82,7 @@ class Panel:
             if kind == "comm_close":
                 panel.closed = True
             elif kind == "comm_msg":
+                assert_reply(content["data"])
                 panel.seen.append(content["data"])
                 if until_idle is None:
                     return  # let the caller look at it now

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import pytest
 
 from workbench import tool
 from workbench.display.browser_snapshot import NOT_FINISHED, RUN_HINT
 from workbench.display.mime import BROWSER_MIME
+from workbench.display.schemas import validator_for_mime
 from workbench.session import Workbench
 from workbench.widgets.browser import ToolBrowser
 from workbench.widgets.snapshot import WIDGET_MIME
@@ -24,6 +26,16 @@ HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 def wb(wb: Workbench) -> Workbench:
     wb.connect("demo")
     return wb
+
+
+def document(browser: ToolBrowser) -> dict[str, Any]:
+    """The browser's snapshot document, checked against its JSON Schema first (the shape the
+    extension's generated types read: workbench/display/schemas/browser.schema.json)."""
+    doc: dict[str, Any] = browser._repr_mimebundle_()[BROWSER_MIME]
+    check = validator_for_mime(BROWSER_MIME)
+    errors = [f"{error.instance_path}: {error.message}" for error in check.iter_errors(doc)]
+    assert not errors, errors
+    return doc
 
 
 def called(browser: ToolBrowser, tool_id: str, arguments: dict[str, object]) -> None:
@@ -50,7 +62,7 @@ def test_the_document_has_the_search_the_results_the_open_tool_and_its_last_call
 ) -> None:
     browser.search("add numbers")
     called(browser, "demo.add", {"a": 2, "b": 40})
-    doc = browser._repr_mimebundle_()[BROWSER_MIME]
+    doc = document(browser)
     assert doc["kind"] == "browser" and doc["version"] == 1
     assert doc["query"] == "add numbers"
     assert doc["results"][0]["id"] == "demo.add"
@@ -78,7 +90,7 @@ def test_the_document_has_the_search_the_results_the_open_tool_and_its_last_call
 def test_before_anything_is_opened_the_snapshot_lists_every_tool_and_no_call(
     browser: ToolBrowser,
 ) -> None:
-    doc = browser._repr_mimebundle_()[BROWSER_MIME]
+    doc = document(browser)
     assert doc["query"] == "" and doc["open"] is None and doc["lastCall"] is None
     assert {row["id"] for row in doc["results"]} >= {"demo.add", "demo.create_event"}
     assert doc["total"] == len(browser.workbench.registry)
@@ -86,7 +98,7 @@ def test_before_anything_is_opened_the_snapshot_lists_every_tool_and_no_call(
 
 def test_a_failed_call_is_kept_with_its_error(browser: ToolBrowser) -> None:
     called(browser, "demo.add", {"a": "two"})
-    observation = browser._repr_mimebundle_()[BROWSER_MIME]["lastCall"]["observation"]
+    observation = document(browser)["lastCall"]["observation"]
     assert observation["isError"] is True and observation["errorKind"] == "invalid_arguments"
 
 
@@ -95,7 +107,7 @@ def test_a_call_still_running_is_shown_as_not_finished(browser: ToolBrowser) -> 
     run = browser.panel.call()
     assert run is not None
     bundle = browser._repr_mimebundle_()
-    assert bundle[BROWSER_MIME]["lastCall"]["observation"] is None
+    assert document(browser)["lastCall"]["observation"] is None
     assert NOT_FINISHED in bundle["text/html"]
     run.cancel()
     assert run.done.wait(15)
