@@ -20,10 +20,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def makefiles() -> str:
+    """The Makefile and the files it includes (workshop.mk, fixtures.mk beside it), one text."""
+    return "\n".join(p.read_text() for p in [ROOT / "Makefile", *sorted(ROOT.glob("*.mk"))])
+
+
 def pinned(variable: str) -> str:
-    """The version the Makefile pins for ``variable``."""
-    match = re.search(rf"^{variable}\s*:=\s*(\S+)", (ROOT / "Makefile").read_text(), re.M)
-    assert match, f"The Makefile no longer sets {variable}."
+    """The version the Makefile (or a file it includes) pins for ``variable``."""
+    match = re.search(rf"^{variable}\s*:=\s*(\S+)", makefiles(), re.M)
+    assert match, f"The Makefile and its *.mk files no longer set {variable}."
     return match.group(1)
 
 

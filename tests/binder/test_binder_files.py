@@ -11,7 +11,7 @@ from importlib.metadata import metadata
 from packaging.requirements import Requirement
 
 from tests.binder.image import BINDER, ROOT, runtime_python
-from tests.installed import pinned
+from tests.installed import makefiles, pinned
 
 START = "urlpath=lab/tree/notebooks/quickstart.ipynb"
 
@@ -55,7 +55,7 @@ def test_postbuild_pins_the_servers_the_makefile_pins() -> None:
 
 
 def test_postbuild_leaves_the_servers_where_and_as_make_servers_does() -> None:
-    makefile = (ROOT / "Makefile").read_text()
+    makefile = makefiles()
     script = (BINDER / "postBuild").read_text()
     assert re.search(r"^SERVERS \??= \.cache/servers$", makefile, re.M)
     assert "SERVERS=.cache/servers" in script.splitlines()
