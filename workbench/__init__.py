@@ -110,7 +110,7 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'workbench' has no attribute {name!r}")
     if name in _VIEWED:
-        importlib.import_module("workbench.display")
+        importlib.import_module("workbench.display").install_views()
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -4,10 +4,12 @@ Pure presentation: no MCP, no event loop, no widgets. Every view renders as ``te
 (rich), ``text/html`` (themed for JupyterLab light and dark) and, for the JupyterLab
 extension, a JSON document under the mime type its ``json_mime`` names (``*_MIME`` below).
 
-Importing this package installs the views of the models (``tools.viewing``): from then on
+``install_views()`` installs the views of the models (``tools.viewing``): from then on
 ``rich.print(observation)`` in a terminal and an Observation in a notebook show the same
 header, error line and duration, because both are ``ObservationView``; likewise listings of
-resources, templates and prompts are tables and a prompt's messages a ``PromptView``.
+resources, templates and prompts are tables and a prompt's messages a ``PromptView``. The
+Workbench and the package's lazy names call it; importing this package calls it too, as it
+always did, so code that imported the room for its views keeps them.
 """
 
 from workbench.display.action import ActionView
@@ -34,14 +36,27 @@ from workbench.features.resources import ResourceList, TemplateList
 from workbench.tools.schema import Action, Observation
 from workbench.tools.viewing import install_view
 
-install_view(
-    Observation, lambda observation: ObservationView(observation, tool_id=observation.tool_id)
-)
-install_view(Action, lambda action: ActionView(type(action).__name__, action))
-install_view(ResourceList, ResourceTable)
-install_view(TemplateList, TemplateTable)
-install_view(PromptList, PromptTable)
-install_view(PromptResult, PromptView)
+_installed = False
+
+
+def install_views() -> None:
+    """Show the models through this room's views from now on. Only the first call installs,
+    so a view someone installed afterwards for one of these models stays."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    install_view(
+        Observation, lambda observation: ObservationView(observation, tool_id=observation.tool_id)
+    )
+    install_view(Action, lambda action: ActionView(type(action).__name__, action))
+    install_view(ResourceList, ResourceTable)
+    install_view(TemplateList, TemplateTable)
+    install_view(PromptList, PromptTable)
+    install_view(PromptResult, PromptView)
+
+
+install_views()
 
 __all__ = [
     "BROWSER_MIME",
@@ -66,6 +81,7 @@ __all__ = [
     "TemplateTable",
     "ToolCard",
     "ToolTable",
+    "install_views",
     "parameters",
     "render_plain",
 ]

@@ -2,7 +2,7 @@
 
 ``Action`` and ``Observation`` answer rich (``__rich__``) and Jupyter
 (``_repr_mimebundle_``) by asking for the view installed for their type. The display room
-installs its views when it is imported (``workbench.display``), so there is one rendering
+installs its views (``workbench.display.install_views``), so there is one rendering
 per model and ``workbench/tools`` imports neither rich nor ``workbench.display``. Before
 any view is installed a model shows as its plain ``repr``.
 """
