@@ -1,35 +1,33 @@
-"""What the stall watchdog (``workbench/bridge/stalls.py``) buys and costs, issue 28 item 3.
+"""Stuck notebook tools without a watchdog, issue 28 item 3: what the timeout gives, what
+``_unbind`` costs.
 
 One real ipykernel (unpatched) with a Workbench and ``@tool`` notebook tools, called with a
 sync ``wb.call`` so the kernel's loop is blocked and the async tool is displaced to a worker
-loop. Every figure is taken twice in the same kernel: with the watchdog as shipped, and with
-it switched off (``stalls.diagnose`` replaced by a function returning None in the kernel; the
-package is not edited).
+loop. The package guesses nothing: a displaced tool stuck on what only the kernel's loop
+could provide runs until its call's timeout, whose message then says to ``await`` the call.
 
-- stall shapes the watchdog recognises: the tool awaits a cell's fresh ``asyncio.Event``,
-  ``Queue`` or ``Lock`` (held by the cell), or work handed to the kernel's loop with
-  ``run_coroutine_threadsafe``; plus a cell's Queue already bound to the kernel's loop by an
-  earlier wait (asyncio's own "bound to a different event loop" error, no watchdog needed).
-  Time from the call to its Observation and the Observation's kind and message, at a per-call
-  timeout of 5 s and at the default (60 s; ``--no-default`` skips those, 4 minutes).
-- control shapes it must not flag: ``asyncio.sleep``, ``asyncio.to_thread``, a socket read,
-  and the tool's own Event or future that another thread sets (``call_soon_threadsafe``, the
-  usual bridge from a callback API), each ending after 0.6 s.
+- stuck shapes: the tool awaits a cell's fresh ``asyncio.Event``, ``Queue`` or ``Lock`` (held
+  by the cell), or work handed to the kernel's loop with ``run_coroutine_threadsafe``; plus a
+  cell's Queue already bound to the kernel's loop by an earlier wait (asyncio's own "bound to
+  a different event loop" error, at once). Time from the call to its Observation, its kind
+  and message, at a per-call timeout of ``--timeout`` s (5 by default).
+- shapes that only look stuck: ``asyncio.sleep``, ``asyncio.to_thread``, a socket read, and
+  the tool's own Event or future that another thread sets (``call_soon_threadsafe``, the
+  usual bridge from a callback API; the watchdog stopped the Event one as stuck at 0.59 s),
+  each ending after 0.6 s.
 - cost on ordinary calls: median and 90th percentile latency of 300 quick calls of an async
-  notebook tool (``wb.call``, displaced; the watchdog's timer is armed each call), in
-  alternating blocks of 50 with it, without it, and without it and with ``stalls.bound_to``
-  (which ``_unbind`` runs after every displaced call) returning nothing; ``await wb.acall``
-  (on the kernel's loop, no watchdog) beside them.
-- cost per check: CPU time (``time.thread_time``) of one ``diagnose`` on an idle loop with N
-  tasks waiting on Events (the full path, which walks ``gc.get_referrers``) and on sleeps
-  (stops at the timers), and of ``bound_to`` (also run by ``_unbind`` after every displaced
-  call), in the kernel, whose heap size is printed.
+  notebook tool (``wb.call``, displaced), in alternating blocks of 50 as shipped and with
+  ``bound_to`` (which ``_unbind`` runs after every displaced call) returning nothing;
+  ``await wb.acall`` (on the kernel's loop, no worker) beside them.
+- cost of ``bound_to`` alone: CPU time (``time.thread_time``) of one call on a loop with N
+  tasks waiting on Events, in the kernel, whose heap size is printed.
 
-    .venv/bin/python benchmarks/stalls.py [--no-default]
+    .venv/bin/python benchmarks/stalls.py [--timeout SECONDS]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -46,15 +44,11 @@ BLOCK = 50
 TASK_COUNTS = (1, 10, 100, 1000)
 SETUP = """
 import asyncio, gc, json, socket, statistics, sys, threading, time
-import workbench.bridge.stalls as stalls
+import workbench.bridge.notebook as notebook
 from workbench import Workbench, tool
 
 wb = Workbench()
 kernel_loop = asyncio.get_running_loop()
-shipped = stalls.diagnose
-
-def watchdog(on):
-    stalls.diagnose = shipped if on else (lambda *args, **kwargs: None)
 
 @tool
 async def wait_event() -> str:
@@ -130,14 +124,10 @@ wb.add_tools(
     thread_sets_event, thread_sets_future, quick,
 )
 
-def timed_call(name, on, timeout):
-    watchdog(on)
-    try:
-        started = time.monotonic()
-        result = wb.call("notebook." + name, timeout=timeout)
-        seconds = time.monotonic() - started
-    finally:
-        watchdog(True)
+def timed_call(name, timeout):
+    started = time.monotonic()
+    result = wb.call("notebook." + name, timeout=timeout)
+    seconds = time.monotonic() - started
     kind = result.error_kind.value if result.is_error else "ok"
     text = result.error_message if result.is_error else result.text
     print(json.dumps({"seconds": seconds, "kind": kind, "message": text}))
@@ -168,12 +158,11 @@ CONTROLS = {
     "own future a thread sets": "thread_sets_future",
 }
 LATENCY = f"""
-shipped_bound_to = stalls.bound_to
+shipped_bound_to = notebook.bound_to
 
 def latencies(mode, calls):
-    watchdog(mode == "on")
-    if mode == "off, no bound_to":
-        stalls.bound_to = lambda loop: []
+    if mode == "no bound_to":
+        notebook.bound_to = lambda loop: []
     out = []
     try:
         for _ in range(calls):
@@ -181,11 +170,10 @@ def latencies(mode, calls):
             assert not wb.call("notebook.quick").is_error
             out.append(time.perf_counter() - started)
     finally:
-        watchdog(True)
-        stalls.bound_to = shipped_bound_to
+        notebook.bound_to = shipped_bound_to
     return out
 
-modes = ("on", "off", "off, no bound_to")
+modes = ("shipped", "no bound_to")
 times = {{mode: [] for mode in modes}}
 for block in range({QUICK_CALLS // BLOCK}):
     for mode in modes:
@@ -198,29 +186,18 @@ for _ in range({QUICK_CALLS}):
 times["awaited"] = awaited
 print(json.dumps(times))
 """
-PER_CHECK = f"""
-def per_check(count, shape):
+PER_CALL = f"""
+def per_call(count):
     found = {{}}
     def main():
         loop = asyncio.new_event_loop()
         events = [asyncio.Event() for _ in range(count)]
-        async def wait(event):
-            if shape == "Event":
-                await event.wait()
-            else:
-                await asyncio.sleep(3600)
-        tasks = [loop.create_task(wait(event)) for event in events]
-        loop.run_until_complete(asyncio.sleep(0))
+        tasks = [loop.create_task(event.wait()) for event in events]
         loop.run_until_complete(asyncio.sleep(0))
         reps = max(5, 200 // count)
         started = time.thread_time()
         for _ in range(reps):
-            reason = stalls.diagnose(loop, None, ())
-        found["diagnose"] = (time.thread_time() - started) / reps
-        found["reason"] = (reason or "None")[:40]
-        started = time.thread_time()
-        for _ in range(reps):
-            bound = stalls.bound_to(loop)
+            bound = notebook.bound_to(loop)
         found["bound_to"] = (time.thread_time() - started) / reps
         found["bound"] = len(bound)
         for task in tasks:
@@ -234,15 +211,14 @@ def per_check(count, shape):
 
 rows = {{"objects": len(gc.get_objects()), "python": sys.version.split()[0]}}
 for count in {TASK_COUNTS!r}:
-    for shape in ("Event", "sleep"):
-        rows[f"{{count}} {{shape}}"] = per_check(count, shape)
+    rows[str(count)] = per_call(count)
 print(json.dumps(rows))
 """
 
 
-def call(kc: Any, name: str, prepare: str, on: bool, timeout: float | None) -> dict[str, Any]:
-    code = (prepare + "\n" if prepare else "") + f"timed_call({name!r}, {on}, {timeout!r})"
-    return dict(json.loads(run(kc, code, timeout=(timeout or 60) + 60)))
+def call(kc: Any, name: str, prepare: str, timeout: float) -> dict[str, Any]:
+    code = (prepare + "\n" if prepare else "") + f"timed_call({name!r}, {timeout!r})"
+    return dict(json.loads(run(kc, code, timeout=timeout + 60)))
 
 
 def cell(outcome: dict[str, Any]) -> str:
@@ -258,55 +234,48 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def main() -> None:
-    timeouts: list[float | None] = [5.0] if "--no-default" in sys.argv else [5.0, None]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--timeout", type=float, default=5.0, help="per-call timeout (s)")
+    timeout = parser.parse_args().timeout
     with tempfile.TemporaryDirectory() as work:
         km, kc = start_kernel(Path(work))
         try:
             print(run(kc, SETUP + "\nprint(sys.version.split()[0])", timeout=120).strip())
-            print("\n## time from wb.call(...) to its Observation (watchdog on / off)")
+            print(f"\n## time from wb.call(..., timeout={timeout:g}) to its Observation")
             messages: dict[str, str] = {}
-            for timeout in timeouts:
-                label = f"{timeout:g} s" if timeout else "default (60 s)"
-                for shape, name in {**STALLS, **CONTROLS}.items():
-                    prepare = PREPARE.get(shape, "")
-                    for on in (True, False):
-                        if timeout is None and not on and shape in CONTROLS:
-                            continue  # same as at 5 s: they end on their own
-                        outcome = call(kc, name, prepare, on, timeout)
-                        state = "on " if on else "off"
-                        print(f"{label:<15} {shape:<33} {state} {cell(outcome)}")
-                        text = str(outcome["message"]).replace(name, "<tool>")
-                        text = re.sub(r"0x[0-9a-f]+", "0x...", text)
-                        if outcome["kind"] != "ok" and text not in messages:
-                            messages[text] = f"{shape}, watchdog {state.strip()}, {label}"
+            for shape, name in {**STALLS, **CONTROLS}.items():
+                outcome = call(kc, name, PREPARE.get(shape, ""), timeout)
+                print(f"{shape:<33} {cell(outcome)}")
+                text = str(outcome["message"]).replace(name, "<tool>")
+                text = re.sub(r"0x[0-9a-f]+", "0x...", text)
+                if outcome["kind"] != "ok" and text not in messages:
+                    messages[text] = shape
             print("\n## the messages in full")
             for text, where in messages.items():
                 print(f"- {where}:\n  {text}")
             latency = json.loads(run(kc, LATENCY, timeout=600))
             print(f"\n## {QUICK_CALLS} quick calls of an async notebook tool (ms)")
-            print(f"{'':<28}{'median':>8}{'p90':>8}")
+            print(f"{'':<34}{'median':>8}{'p90':>8}")
             for key, label in (
-                ("on", "wb.call, watchdog on"),
-                ("off", "wb.call, watchdog off"),
-                ("off, no bound_to", "wb.call, off, no _unbind"),
-                ("awaited", "await wb.acall (none)"),
+                ("shipped", "wb.call (displaced, _unbind)"),
+                ("no bound_to", "wb.call, bound_to returning []"),
+                ("awaited", "await wb.acall (kernel's loop)"),
             ):
                 values = latency[key]
                 median = sorted(values)[len(values) // 2] * 1000
-                print(f"{label:<28}{median:8.2f}{percentile(values, 0.9) * 1000:8.2f}")
-            on, off = (sorted(latency[key])[QUICK_CALLS // 2] for key in ("on", "off"))
-            print(f"median on/off: {on / off:.3f}")
-            checks = json.loads(run(kc, PER_CHECK, timeout=600))
-            print(
-                f"\n## CPU per check in the kernel (Python {checks.pop('python')}, "
-                f"{checks.pop('objects')} gc objects), microseconds"
+                print(f"{label:<34}{median:8.2f}{percentile(values, 0.9) * 1000:8.2f}")
+            shipped, bare = (
+                sorted(latency[key])[QUICK_CALLS // 2] for key in ("shipped", "no bound_to")
             )
-            print(f"{'tasks waiting on':<20}{'diagnose':>10}{'bound_to':>10}  verdict")
+            print(f"median shipped / without bound_to: {shipped / bare:.1f}")
+            checks = json.loads(run(kc, PER_CALL, timeout=600))
+            print(
+                f"\n## CPU of one bound_to in the kernel (Python {checks.pop('python')}, "
+                f"{checks.pop('objects')} gc objects)"
+            )
+            print(f"{'tasks waiting on Events':<26}{'ms':>8}")
             for label, row in checks.items():
-                print(
-                    f"{label:<20}{row['diagnose'] * 1e6:10.0f}{row['bound_to'] * 1e6:10.0f}"
-                    f"  {row['reason']} ({row['bound']} objects bound)"
-                )
+                print(f"{label:<26}{row['bound_to'] * 1e3:8.1f}  ({row['bound']} objects bound)")
             run(kc, "wb.close()", timeout=30)
         finally:
             kc.stop_channels()

@@ -33,7 +33,7 @@ AWAIT_ADVICE = (
     "as is)."
 )
 
-GIVE_BACK_GRACE = 1.0
+GIVE_BACK_GRACE = 0.5
 """How long a timed-out call waits for its displaced tool's worker to stop and give back
 what it bound (the cancel reaches it in milliseconds; a tool ignoring it takes the grace)."""
 
