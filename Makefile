@@ -30,7 +30,8 @@ HERE := $(dir $(lastword $(MAKEFILE_LIST)))
 include $(HERE)fixtures.mk $(HERE)workshop.mk
 
 .DEFAULT_GOAL := help
-.PHONY: help test test-fast lint format typecheck test-latest test-lowest lock dist labextension clean
+.PHONY: help test test-fast lint format typecheck test-latest test-lowest lock dist labextension clean \
+	docs docs-build
 
 # What the tests use besides the venv, made side by side (-j4: independent downloads, about a
 # minute off a fresh clone's run). The workshop tests install from the test wheelhouse and
@@ -41,7 +42,7 @@ TEST_NEEDS += $(HTML_ASSETS)/.complete
 
 test: $(VENV)/.installed-dev labextension browser
 	$(MAKE) --no-print-directory -j4 $(TEST_NEEDS)
-	$(MAKE) --no-print-directory lint typecheck
+	$(MAKE) --no-print-directory lint typecheck docs-build
 	$(BIN)/pytest $(PYTEST_WORKERS)
 
 # About a minute: no kernel, no browser, no build (the wheel and wheelhouse tests build and
@@ -52,19 +53,31 @@ test-fast: $(VENV)/.installed-dev labextension servers clients
 
 # Python (ruff) and the extension's TypeScript (eslint, then tsc --noEmit).
 lint: $(VENV)/.installed-dev labextension
-	$(BIN)/ruff check workbench tests benchmarks scripts
-	$(BIN)/ruff format --check workbench tests benchmarks scripts
+	$(BIN)/ruff check workbench tests benchmarks scripts docs/conf.py
+	$(BIN)/ruff format --check workbench tests benchmarks scripts docs/conf.py
 	cd $(LABEXT) && $(JLPM) lint
 
 format: $(VENV)/.installed-dev
-	$(BIN)/ruff check --fix workbench tests benchmarks scripts
-	$(BIN)/ruff format workbench tests benchmarks scripts
+	$(BIN)/ruff check --fix workbench tests benchmarks scripts docs/conf.py
+	$(BIN)/ruff format workbench tests benchmarks scripts docs/conf.py
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
+# The documentation site (docs/: Sphinx, MyST, the notebooks as pages, the API from the
+# docstrings), built offline with warnings as errors; `make docs` serves it on 127.0.0.1.
+DOCS_HTML := .cache/docs/html
+DOCS_PORT ?= 8000
+
+docs-build: $(VENV)/.installed-dev
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs $(DOCS_HTML)
+
+docs: docs-build
+	@echo "==> The documentation: http://127.0.0.1:$(DOCS_PORT)/ (Ctrl+C stops it)"
+	$(BIN)/python -m http.server $(DOCS_PORT) --bind 127.0.0.1 --directory $(DOCS_HTML)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache docs/notebooks docs/_build
 	rm -rf $(LABEXT)/node_modules $(LABEXT)/lib $(LABEXT)/tsconfig.tsbuildinfo workbench/labextension
 
 # Every public target, one line each (tests/test_makefile.py checks none is missing).
@@ -78,6 +91,8 @@ help:
 	@echo "make test-fast  the quick tests: no kernel, browser, build or integration test (about a minute)"
 	@echo "make test-latest  the whole suite in a throwaway venv with the newest versions pyproject allows"
 	@echo "make test-lowest  the quick tests against the oldest versions pyproject allows"
+	@echo "make docs       build the documentation site (docs/) and serve it on 127.0.0.1:$(DOCS_PORT)"
+	@echo "make docs-build build it into $(DOCS_HTML), offline, warnings as errors"
 	@echo "make lint       ruff, then eslint and tsc over the extension"
 	@echo "make format     ruff fix and format"
 	@echo "make typecheck  mypy, strict"
