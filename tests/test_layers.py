@@ -26,6 +26,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.json_pointer": set(),
     "workbench.listeners": {"workbench.errors"},
     "workbench.tools": {"workbench.errors"},
+    # Notebook tools written out as a standalone server script: a code generator.
+    "workbench.export": {"workbench.errors", "workbench.tools"},
     "workbench.registry": {
         "workbench.errors",
         "workbench.json_pointer",  # validators that follow only local $refs (G2)
@@ -108,6 +110,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.mcp",
         "workbench.demo",
         "workbench.serving",
+        "workbench.export",
     },
     # Views of a Workbench: they know its type, never MCP, the magics or the kernel.
     "workbench.widgets": {
@@ -134,6 +137,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.session",
         "workbench.widgets",
         "workbench.kernel",
+        "workbench.export",
     },
     # The MCP sidebar's comm (JupyterLab / Notebook 7): documents of the kernel's Workbench.
     "workbench.lab": {
@@ -156,6 +160,7 @@ MUST_NOT_IMPORT: dict[str, set[str]] = {
     "workbench.bridge": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
     "workbench.config": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
     "workbench.tools": {"IPython", "ipywidgets", "anywidget", "fastmcp", "rich", "asyncio"},
+    "workbench.export": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich", "asyncio"},
     "workbench.registry": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
     "workbench.features": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},
     "workbench.history": {"IPython", "ipywidgets", "fastmcp", "mcp", "rich", "asyncio"},

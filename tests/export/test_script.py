@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.tools import export_fixtures
+from tests.export import fixtures as export_fixtures
 from workbench.errors import ExportError
-from workbench.tools.export_script import build_script, export_tools, listing, write_script
+from workbench.export.script import build_script, export_tools, listing, write_script
 from workbench.tools.from_function import FunctionTool
 
 

@@ -17,9 +17,9 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
-from tests.tools import export_fixtures
+from tests.export import fixtures as export_fixtures
 from workbench import Workbench
-from workbench.tools.export_script import ExportResult
+from workbench.export.script import ExportResult
 
 CALLS: list[tuple[str, dict[str, Any]]] = [
     ("circle_area", {"radius": 2}),

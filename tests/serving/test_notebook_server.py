@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.tools.export_fixtures import tiny_png
+from tests.export.fixtures import tiny_png
 from workbench import Workbench, tool
 from workbench.tools.schema import EmbeddedResource, ErrorKind, ImageContent, Observation
 

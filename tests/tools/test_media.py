@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.tools.export_fixtures import tiny_png
+from tests.export.fixtures import tiny_png
 from workbench.tools.media import bytes_block, is_media_type, media_block
 
 

@@ -2,8 +2,8 @@
 
 ``build_script(definitions)`` writes, as text: the imports the tools' code uses, the code
 itself (each function's source and the helpers, classes and literals it reaches:
-``script_source.py``), the listing of each tool exactly as the notebook server lists it,
-and the serving half (``script_runtime.py``). The script runs as ``python FILE.py``
+``source.py``), the listing of each tool exactly as the notebook server lists it,
+and the serving half (``runtime.py``). The script runs as ``python FILE.py``
 (stdio) or ``python FILE.py --http [--port N]`` (127.0.0.1) with fastmcp installed.
 
 A tool whose code cannot be written out, or whose name is no valid tool name, is skipped
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ExportError
+from workbench.export.runtime import RUNTIME, media_runtime
+from workbench.export.source import Pieces, Unrecoverable, recover
 from workbench.tools.definition import ToolDefinition, valid_tool_name
-from workbench.tools.script_runtime import RUNTIME, media_runtime
-from workbench.tools.script_source import Pieces, Unrecoverable, recover
 
 _SERVER_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 

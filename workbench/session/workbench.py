@@ -51,9 +51,9 @@ from workbench.tools.schema import ErrorKind, Observation
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from workbench.export import ExportResult
     from workbench.serving import ServeHandle, ServeOptions
     from workbench.serving.notebook_server import LocalServer
-    from workbench.tools.export_script import ExportResult
     from workbench.workspace import Workspace, WorkspaceReport
 
 T = TypeVar("T")
@@ -211,7 +211,7 @@ class Workbench(ServerLogs, Offerings, Signing):
     ) -> ExportResult:
         """Write the notebook tools (or those named) as a standalone FastMCP server script;
         tools whose code cannot be written out are listed in the result's ``skipped``."""
-        from workbench.tools.export_script import export_tools
+        from workbench.export import export_tools
 
         found = [] if self._local is None else self._local.definitions()
         return export_tools(found, path, tools=tools, overwrite=overwrite)

@@ -5,7 +5,8 @@ A Python author returns an image as ``bytes`` (or a PIL ``Image``, or a matplotl
 image (PNG, JPEG, GIF, WebP) becomes image content, audio (WAV, MP3, OGG, FLAC) audio
 content, anything else an embedded blob resource with the type sniffed (a PDF, a ZIP...)
 or ``application/octet-stream``. The blocks are MCP-shaped dicts, so the exported script
-carries this very module (``export_script.py`` copies its source) and answers alike.
+carries this very module (``workbench/export/runtime.py`` copies its source) and answers
+alike.
 
 Standard library only, no ``from __future__`` import and no multi-line string data: the
 script embeds this code, indented, in a function. PIL and matplotlib are never imported: a

@@ -11,8 +11,8 @@ from workbench.magics.arguments import argument, magic_arguments, parse_line
 from workbench.magics.parsing import fail, usage_errors
 
 if TYPE_CHECKING:
+    from workbench.export import ExportResult
     from workbench.kernel import KernelState
-    from workbench.tools.export_script import ExportResult
 
 
 @magic_arguments(name="mcp export")
