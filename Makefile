@@ -115,7 +115,8 @@ LABEXT := labextension
 LABEXT_BUILT := workbench/labextension/static/style.js
 LABEXT_SOURCES := $(shell find $(LABEXT)/src $(LABEXT)/style -type f 2>/dev/null) \
                   $(LABEXT)/package.json $(LABEXT)/yarn.lock $(LABEXT)/tsconfig.json \
-                  $(LABEXT)/install.json
+                  $(LABEXT)/install.json $(LABEXT)/scripts/generate-types.mjs \
+                  $(wildcard workbench/display/schemas/*.schema.json)
 LABEXT_LINK := $(VENV)/share/jupyter/labextensions/mcp-workbench
 JLPM := PATH="$(abspath $(BIN)):$(BUILD_NODE_PATH)$$PATH" $(abspath $(BIN))/jlpm
 
