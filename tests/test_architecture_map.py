@@ -9,7 +9,10 @@ and class or ``Class.member`` name is looked up in the checkout.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
+
+from tests.test_layers import MAY_IMPORT
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "ARCHITECTURE.md"
@@ -134,6 +137,30 @@ def test_the_map_names_every_room() -> None:
         if f"workbench/{room}" not in text and f"workbench.{room}" not in text
     )
     assert not missing, f"rooms the map does not name: {missing}"
+
+
+def floors_of(rules: dict[str, set[str]]) -> dict[str, int]:
+    """Each room's floor: 0 for a room that imports no other, else one above its highest."""
+
+    @cache
+    def floor(room: str) -> int:
+        return max((floor(below) + 1 for below in rules[room]), default=0)
+
+    return {room.removeprefix("workbench."): floor(room) for room in rules}
+
+
+def floors_in_map(text: str) -> dict[str, int]:
+    """The numbered list under "The floors": ``N. `workbench/room/`, ...``."""
+    section = text.split("## The floors", 1)[1].split("\n## ", 1)[0]
+    return {
+        room: int(number)
+        for number, rooms in re.findall(r"^(\d+)\. (.*)$", section, re.M)
+        for room in re.findall(r"`workbench/(\w+)(?:\.py|/)`", rooms)
+    }
+
+
+def test_the_floors_are_those_of_may_import() -> None:
+    assert floors_in_map(MAP.read_text()) == floors_of(MAY_IMPORT)
 
 
 def test_the_checker_catches_a_missing_file_test_and_member() -> None:
