@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's package, also where it is not installed
 
 from workbench.__about__ import __version__  # noqa: E402
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 NOTEBOOKS = ROOT / "notebooks"
 PAGES = Path(__file__).resolve().parent / "notebooks"
@@ -88,3 +93,20 @@ html_static_path: list[str] = []
 # No "view source" links to a forge: the repository's address is not known yet.
 html_show_sourcelink = False
 html_copy_source = False
+
+# Docstrings are also printed as plain text (`%mcp help`, `help()`), so they write file
+# patterns such as tools/*.py bare; in reST a star after a slash opens an emphasis.
+_GLOB_STAR = re.compile(r"(?<=/)\*(?=[\w.])")
+
+
+def _escape_glob_stars(
+    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    for index, line in enumerate(lines):
+        parts = line.split("``")  # odd parts are inline literals: left as they are
+        parts[::2] = [_GLOB_STAR.sub(r"\\*", part) for part in parts[::2]]
+        lines[index] = "``".join(parts)
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("autodoc-process-docstring", _escape_glob_stars)

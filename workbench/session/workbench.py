@@ -220,7 +220,7 @@ class Workbench(ServerLogs, Offerings, Signing):
         """Serve a workspace's ``tools/*.py`` ``@tool`` functions and ``events/*.yaml``
         AsyncAPI event tools as notebook tools, one owner per file; loading again replaces
         them. The report lists what loaded, and what was skipped or failed and why.
-        Loading a workspace runs its ``tools/*.py`` files as Python, top-level code included:
+        Loading a workspace runs its tools/*.py files as Python, top-level code included:
         load only workspaces you trust."""
         from workbench.workspace import Workspace, workspace_root
 
