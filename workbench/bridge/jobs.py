@@ -9,6 +9,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import contextvars
+import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -23,6 +24,13 @@ T = TypeVar("T")
 
 STUCK_GRACE = 0.25
 """How long ``result()`` waits before saying a notebook tool it would stop could not finish."""
+
+
+if sys.version_info < (3, 11):  # pragma: no cover - Python 3.10
+
+    class _BothTimeouts(concurrent.futures.TimeoutError, TimeoutError):
+        """concurrent.futures' timeout that ``except TimeoutError`` catches too, as from 3.11
+        on, where the two are one class."""
 
 
 class Escaped(Exception):
@@ -77,7 +85,9 @@ class BridgedFuture(concurrent.futures.Future[T]):
             if job.interrupted:
                 raise KeyboardInterrupt from None
             raise
-        except (concurrent.futures.TimeoutError, TimeoutError, KernelLoopBusyError):
+        except (concurrent.futures.TimeoutError, TimeoutError, KernelLoopBusyError) as error:
+            if sys.version_info < (3, 11) and type(error) is concurrent.futures.TimeoutError:
+                raise _BothTimeouts(*error.args) from None  # pragma: no cover - Python 3.10
             raise  # the caller may wait again
         except BaseException:
             self.cancel()
