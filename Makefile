@@ -31,7 +31,7 @@ include $(HERE)fixtures.mk $(HERE)workshop.mk
 
 .DEFAULT_GOAL := help
 .PHONY: help test test-fast lint format typecheck test-latest test-lowest lock dist labextension clean \
-	docs docs-build
+	docs docs-build test-pythons
 
 # What the tests use besides the venv, made side by side (-j4: independent downloads, about a
 # minute off a fresh clone's run). The workshop tests install from the test wheelhouse and
@@ -44,10 +44,18 @@ test: $(VENV)/.installed-dev labextension browser
 	$(MAKE) --no-print-directory -j4 $(TEST_NEEDS)
 	$(MAKE) --no-print-directory lint typecheck docs-build
 	$(BIN)/pytest $(PYTEST_WORKERS)
+	$(BIN)/python scripts/test_pythons.py $(TEST_PYTHONS_FLAGS)
 
 # About a minute: no kernel, no browser, no build (the wheel and wheelhouse tests build and
 # install venvs, and need what `make test` makes first) and no integration test (real servers
 # and clients in processes of their own, seconds each).
+# The bridge's version-sensitive tests on the oldest and newest Python pyproject claims (3.10,
+# 3.13), side by side, when those interpreters are found (PATH or pyenv); a missing one is one
+# loud line, and TEST_PYTHONS_FLAGS=--strict makes it an error. make test runs it last.
+TEST_PYTHONS_FLAGS ?=
+test-pythons: $(VENV)/.installed-dev
+	$(BIN)/python scripts/test_pythons.py $(TEST_PYTHONS_FLAGS)
+
 test-fast: $(VENV)/.installed-dev labextension servers clients
 	$(BIN)/pytest $(PYTEST_WORKERS) -m "not kernel and not browser and not build and not integration"
 
@@ -89,6 +97,7 @@ help:
 	@echo "make html NOTEBOOK=path.ipynb  export a run notebook to one HTML file that works offline"
 	@echo "make test       set up and run lint, type checks and every test (kernel and browser tests included)"
 	@echo "make test-fast  the quick tests: no kernel, browser, build or integration test (about a minute)"
+	@echo "make test-pythons  the bridge's tests on Python 3.10 and 3.13 (when installed)"
 	@echo "make test-latest  the whole suite in a throwaway venv with the newest versions pyproject allows"
 	@echo "make test-lowest  the quick tests against the oldest versions pyproject allows"
 	@echo "make docs       build the documentation site (docs/) and serve it on 127.0.0.1:$(DOCS_PORT)"

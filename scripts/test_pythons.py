@@ -141,13 +141,21 @@ def ready_venv(version: str, python: str) -> Path:
     return venv
 
 
-def run_tests(version: str, python: str, pytest_args: list[str]) -> bool:
+def start_tests(version: str, python: str, pytest_args: list[str]) -> subprocess.Popen[bytes]:
+    """pytest on that Python, started in the background; its output goes to a log file
+    (the versions run side by side: mostly kernels waiting, so two fit on two cores)."""
     venv = ready_venv(version, python)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     command = [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     command += pytest_args or TESTS
-    print(f"test_pythons: {version}: {' '.join(command[3:])}", flush=True)
-    return subprocess.run(command, cwd=ROOT, env=env).returncode == 0
+    log = log_file(version)
+    print(f"test_pythons: {version}: {' '.join(command[3:])} (output: {log})", flush=True)
+    with log.open("wb") as out:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def log_file(version: str) -> Path:
+    return ROOT / ".cache" / f"test-pythons-{version}.log"
 
 
 def main() -> int:
@@ -156,10 +164,11 @@ def main() -> int:
     parser.add_argument("--python", action="append", default=[], help="an interpreter to use")
     parser.add_argument("pytest_args", nargs="*", help="instead of the default test files")
     args = parser.parse_args()
+    started = time.monotonic()
     results: dict[str, str] = {}
+    running: dict[str, tuple[str, subprocess.Popen[bytes]]] = {}
     missing = False
     for version in claimed_versions():
-        started = time.monotonic()
         python, looked = find_python(version, args.python)
         if python is None:
             missing = True
@@ -171,13 +180,22 @@ def main() -> int:
             )
             continue
         try:
-            passed = run_tests(version, python, args.pytest_args)
+            running[version] = (python, start_tests(version, python, args.pytest_args))
         except subprocess.CalledProcessError as error:
             print(f"test_pythons: {version}: setting up failed: {error}", flush=True)
-            passed = False
+            results[version] = "FAILED to set up"
+    for version, (python, process) in running.items():
+        passed = process.wait() == 0
+        lines = log_file(version).read_text(errors="replace").splitlines()
+        shown = lines if not passed else lines[-1:]
+        print("\n".join(f"test_pythons: {version}: {line}" for line in shown), flush=True)
         verdict = "passed" if passed else "FAILED"
-        results[version] = f"{verdict} in {time.monotonic() - started:.0f} s ({python})"
-    print("test_pythons: " + "; ".join(f"{v}: {r}" for v, r in results.items()), flush=True)
+        results[version] = f"{verdict} ({python})"
+    elapsed = time.monotonic() - started
+    print(
+        f"test_pythons: {elapsed:.0f} s; " + "; ".join(f"{v}: {r}" for v, r in results.items()),
+        flush=True,
+    )
     if any(result.startswith("FAILED") for result in results.values()):
         return 1
     return 1 if missing and args.strict else 0
