@@ -27,7 +27,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "workbench.listeners": {"workbench.errors"},
     "workbench.tools": {"workbench.errors"},
     # Notebook tools written out as a standalone server script: a code generator.
-    "workbench.export": {"workbench.errors", "workbench.tools"},
+    # It writes the workbench's version into the script (its serverInfo).
+    "workbench.export": {"workbench.__about__", "workbench.errors", "workbench.tools"},
     "workbench.registry": {
         "workbench.errors",
         "workbench.json_pointer",  # validators that follow only local $refs (G2)
@@ -80,6 +81,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # behind auth and filters; handed the Workbench's call path and registry, never the
     # Workbench itself.
     "workbench.serving": {
+        "workbench.__about__",  # the served surfaces' serverInfo version
         "workbench.bridge",
         "workbench.config",
         "workbench.data_dirs",

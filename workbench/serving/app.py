@@ -38,6 +38,7 @@ from workbench.mcp.quiet import quiet_logging_deprecation
 from workbench.names import LOCAL_SERVER
 from workbench.serving.cursor import CursorError, Pages
 from workbench.serving.gateway import GatewayTool
+from workbench.serving.identity import VERSION, only_what_is_served
 from workbench.serving.notebook_server import DefinitionTool
 from workbench.serving.surface import Surface
 from workbench.tools.definition import ToolDefinition
@@ -247,6 +248,7 @@ class ServedServer(FastMCP[Any]):
         super().__init__(
             name,
             instructions=instructions,
+            version=VERSION,
             auth=auth,
             providers=[provider],
             middleware=[self.announcer],
@@ -259,6 +261,7 @@ class ServedServer(FastMCP[Any]):
             mcp_types.SubscriptionsListenRequestParams,
             self.announcer.listen,
         )
+        only_what_is_served(self)
 
     async def _on_list_tools(
         self, ctx: ServerRequestContext, params: mcp_types.PaginatedRequestParams | None

@@ -1,0 +1,52 @@
+"""What a served surface says it is and can do (``identity.py``): a real client of each era
+sees the workbench's name and version and exactly the capabilities served (tools that
+change, log messages), for the notebook's tools, the gateway and a relayed connection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastmcp import Client
+
+from tests.serving.conftest import with_client
+from workbench.__about__ import __version__
+from workbench.session import Workbench
+
+SERVED = {"tools": {"listChanged": True}, "logging": {}}
+"""Tools only (they change as cells re-run), and the log messages they send: no prompts,
+resources, completions or extensions, which no served surface has."""
+
+
+def echo(x: int) -> int:
+    """Echo a number back."""
+    return x
+
+
+async def _identity(client: Client[Any]) -> dict[str, Any]:
+    capabilities = client.server_capabilities
+    info = client.server_info
+    assert capabilities is not None and info is not None
+    return {
+        "capabilities": capabilities.model_dump(by_alias=True, exclude_none=True),
+        "name": info.name,
+        "version": info.version,
+    }
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # initialize, then server/discover
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [({}, "notebook"), ({"gateway": "also"}, "notebook"), ({"server": "demo"}, "demo")],
+    ids=["notebook", "gateway", "relay"],
+)
+def test_a_served_surface_advertises_only_what_it_serves(
+    wb: Workbench, options: dict[str, Any], name: str, mode: str
+) -> None:
+    wb.add_tools(echo)
+    if "server" in options:
+        wb.connect("demo")
+    handle = wb.serve(**options)
+    seen = with_client(handle.url, handle.token, _identity, mode=mode)
+    assert seen == {"capabilities": SERVED, "name": name, "version": __version__}
