@@ -15,8 +15,77 @@ import textwrap
 
 from workbench.tools import media
 
+CONTEXT = '''
+class _WbToolContext:
+    """What ``get_context()`` gives a tool: progress and log messages to this call's client
+    (the workbench's ToolContext, written out; silent outside a call)."""
+
+    LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+    def __init__(self, tool="", request=None, loop=None):
+        self.tool = tool
+        self._request = request  # fastmcp's Context of the call, None when silent
+        self._loop = loop
+        self._sent = []
+
+    def __repr__(self):
+        state = f"call of {self.tool}" if self.active else "silent: not in a call"
+        return f"<ToolContext {state}>"
+
+    @property
+    def active(self):
+        return self._request is not None
+
+    def progress(self, progress, total=None, message=None):
+        if self._request is not None:
+            self._send(self._request.report_progress(float(progress), total, message))
+
+    def log(self, message, level="info"):
+        if level not in self.LEVELS:
+            raise ValueError(f"Unknown log level {level!r}: use one of {', '.join(self.LEVELS)}.")
+        if self._request is not None:
+            self._send(self._request.log(str(message), level))
+
+    def debug(self, message):
+        self.log(message, "debug")
+
+    def info(self, message):
+        self.log(message, "info")
+
+    def warning(self, message):
+        self.log(message, "warning")
+
+    def error(self, message):
+        self.log(message, "error")
+
+    def _send(self, report):
+        import asyncio
+
+        # The tool runs in a worker thread or on the server's loop: either way the report
+        # goes out on that loop, and the call's answer waits for it.
+        self._sent.append(asyncio.run_coroutine_threadsafe(report, self._loop))
+
+    async def _delivered(self):
+        import asyncio
+
+        sent, self._sent = self._sent, []
+        await asyncio.gather(*map(asyncio.wrap_future, sent), return_exceptions=True)
+
+
+def _wb_get_context():
+    """The running call's context (``workbench.get_context()`` in the notebook)."""
+    return _WB_CONTEXT.get() or _WbToolContext()
+
+
+_WB_CONTEXT = __import__("contextvars").ContextVar("workbench_tool_context", default=None)
+'''
+"""Defines ``_wb_get_context``, which a tool's ``get_context`` is bound to in the script (it
+comes before the tools' code, which may call it at import)."""
+
+GET_CONTEXT = "_wb_get_context"
+
 RUNTIME = '''
-def _wb_server(name, tools):
+def _wb_server(name, tools, version, logs, auth=None):
     """A FastMCP server holding the tools above with their notebook listings."""
     import asyncio
     import inspect
@@ -28,6 +97,14 @@ def _wb_server(name, tools):
     from fastmcp import FastMCP
     from fastmcp.tools import Tool, ToolResult
     from pydantic_core import to_jsonable_python
+
+    def request():
+        from fastmcp.server.dependencies import get_context
+
+        try:
+            return get_context()
+        except RuntimeError:  # no request: nobody to tell
+            return None
 
     content_adapter = pydantic.TypeAdapter(list[mcp.types.ContentBlock])
     content_kinds = {"text", "image", "audio", "resource_link", "resource"}
@@ -115,6 +192,8 @@ def _wb_server(name, tools):
                     args.append(value)
                 else:
                     kwargs[param.name] = value
+            context = _WbToolContext(self.name, request(), asyncio.get_running_loop())
+            token = _WB_CONTEXT.set(context)  # copied into the worker thread
             try:
                 if inspect.iscoroutinefunction(self._function):
                     value = await self._function(*args, **kwargs)
@@ -122,6 +201,9 @@ def _wb_server(name, tools):
                     value = await asyncio.to_thread(self._function, *args, **kwargs)
             except Exception as failure:
                 return error(f"{self.name}: {type(failure).__name__}: {failure}")
+            finally:
+                _WB_CONTEXT.reset(token)
+                await context._delivered()  # progress and logs reach the client first
             content, structured, is_error = result_of(value, self.output_schema)
             return ToolResult(
                 content=content_adapter.validate_python(content),
@@ -129,7 +211,16 @@ def _wb_server(name, tools):
                 is_error=is_error,
             )
 
-    server = FastMCP(name)
+    server = FastMCP(name, version=version, auth=auth)
+    # Say what this server does, nothing more: its tools (a fixed list) and, when a tool
+    # uses get_context(), log messages. FastMCP advertises prompts, resources and the UI
+    # extension on every server and has no hook to leave them out, so the one method both
+    # initialize and server/discover read answers instead.
+    honest = mcp.types.ServerCapabilities(
+        tools=mcp.types.ToolsCapability(list_changed=False),
+        logging=mcp.types.LoggingCapability() if logs else None,
+    )
+    server._mcp_server.get_capabilities = lambda *args, **kwargs: honest.model_copy()
     for listing in tools:
         function = listing["function"]
         annotations = listing.get("annotations")
@@ -151,21 +242,74 @@ def _wb_server(name, tools):
     return server
 
 
-def _wb_main(name, tools, argv=None):
+def _wb_main(name, tools, version, logs, argv=None):
     import argparse
+    import hmac
+    import ipaddress
+    import os
+    import sys
+
+    from fastmcp.server.auth import AccessToken, TokenVerifier
 
     parser = argparse.ArgumentParser(description=f"The MCP server {name!r}: stdio by default.")
     parser.add_argument("--http", action="store_true", help="Serve streamable HTTP instead.")
     parser.add_argument("--port", type=int, default=8000, help="The HTTP port (default 8000).")
+    parser.add_argument("--host", default="127.0.0.1", help="The HTTP address (127.0.0.1).")
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="Allow --host other than loopback (other machines can call the tools).",
+    )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("WORKBENCH_TOKEN"),
+        help="The bearer token HTTP clients must send (default: $WORKBENCH_TOKEN; prefer "
+        "the variable: a command line shows in ps).",
+    )
     options = parser.parse_args(argv)
-    server = _wb_server(name, tools)
-    if options.http:
-        server.run(transport="http", host="127.0.0.1", port=options.port, show_banner=False)
+    if not options.http:
+        _wb_server(name, tools, version, logs).run(show_banner=False)
+        return
+    try:
+        loopback = options.host == "localhost" or ipaddress.ip_address(options.host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not options.allow_remote:
+        parser.error(f"--host {options.host} lets other machines call the tools: --allow-remote")
+    if not loopback and not options.token:
+        parser.error("serving beyond this machine needs a token: set WORKBENCH_TOKEN")
+    auth = None
+    if options.token:
+        secret = options.token.encode()
+
+        class BearerToken(TokenVerifier):
+            """The one bearer token, compared in constant time: else HTTP 401."""
+
+            async def verify_token(self, token):
+                if hmac.compare_digest(token.encode(), secret):
+                    return AccessToken(token=token, client_id="client", scopes=[])
+                return None
+
+        auth = BearerToken()
     else:
-        server.run(show_banner=False)
+        print(
+            f"{name}: serving without a token, so any local process can call the tools; "
+            "set WORKBENCH_TOKEN (or pass --token) to require one.",
+            file=sys.stderr,
+        )
+    unspecified = options.host in ("0.0.0.0", "::")
+    _wb_server(name, tools, version, logs, auth).run(
+        transport="http",
+        host=options.host,
+        port=options.port,
+        show_banner=False,
+        # Host and Origin checked against the bound address (DNS rebinding), as %mcp serve.
+        host_origin_protection=True,
+        allowed_hosts=["*"] if unspecified else None,
+    )
 '''
-"""Defines ``_wb_server(name, tools)`` and ``_wb_main(name, tools)``; the names the tools'
-code could use are left alone (everything else is local to these two functions)."""
+"""Defines ``_wb_server(name, tools, version, logs, auth)`` and ``_wb_main(...)``; the names the
+tools' code could use are left alone (everything else is local to these two functions)."""
 
 
 def media_runtime() -> str:

@@ -4,7 +4,8 @@
 itself (each function's source and the helpers, classes and literals it reaches:
 ``source.py``), the listing of each tool exactly as the notebook server lists it,
 and the serving half (``runtime.py``). The script runs as ``python FILE.py``
-(stdio) or ``python FILE.py --http [--port N]`` (127.0.0.1) with fastmcp installed.
+(stdio) or ``python FILE.py --http [--port N] [--token T]`` (127.0.0.1; a bearer token, Host
+and Origin checked) with fastmcp installed, not the workbench.
 
 A tool whose code cannot be written out, or whose name is no valid tool name, is skipped
 with the reason; the others are exported. ``write_script`` writes atomically and never
@@ -23,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.__about__ import __version__
 from workbench.errors import ExportError
-from workbench.export.runtime import RUNTIME, media_runtime
+from workbench.export.runtime import CONTEXT, GET_CONTEXT, RUNTIME, media_runtime
 from workbench.export.source import Pieces, Unrecoverable, recover
 from workbench.tools.definition import ToolDefinition, valid_tool_name
 
@@ -141,15 +143,17 @@ def _check_meanings(pieces: Pieces, meanings: dict[str, str]) -> None:
 
 def _render(pieces: Pieces, listings: Sequence[tuple[str, dict[str, Any]]], name: str) -> str:
     imports = sorted(set(pieces.imports.values()), key=lambda line: (line.startswith("from"), line))
+    logs = any(code.endswith(f"= {GET_CONTEXT}") for code in pieces.constants.values())
     parts = [
         _header(name, [entry["name"] for _, entry in listings]),
         "\n".join(imports),
+        CONTEXT.strip(),
         "\n".join(pieces.constants.values()),
         "\n\n\n".join(pieces.blocks.values()),
         _listings(listings),
         media_runtime(),
         RUNTIME.strip(),
-        f'if __name__ == "__main__":\n    _wb_main({name!r}, _WB_TOOLS)',
+        f'if __name__ == "__main__":\n    _wb_main({name!r}, _WB_TOOLS, {__version__!r}, {logs!r})',
     ]
     return "\n\n\n".join(part for part in parts if part.strip()) + "\n"
 
@@ -159,9 +163,13 @@ def _header(name: str, tools: Sequence[str]) -> str:
     return (
         f'"""The MCP server {name!r}, exported by workbench from a notebook\'s tools.\n\n'
         f"Tools: {listed}.\n\n"
-        "Run it with fastmcp installed (plus what the tools import):\n"
+        f"Written by workbench {__version__}; it needs fastmcp (and what the tools import "
+        "above), not the workbench.\n"
         "    python THIS_FILE.py                  # stdio\n"
-        "    python THIS_FILE.py --http --port N  # streamable HTTP on 127.0.0.1:N/mcp\n"
+        "    python THIS_FILE.py --http --port N  # streamable HTTP on 127.0.0.1:N/mcp\n\n"
+        "Over HTTP: WORKBENCH_TOKEN=... (or --token) makes clients send that bearer token\n"
+        "(else 401); Host and Origin are checked (DNS rebinding); --host ADDRESS\n"
+        "--allow-remote serves beyond this machine, with a token only.\n"
         '"""'
     )
 

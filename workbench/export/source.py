@@ -8,7 +8,9 @@ uses (``symtable`` says which), each to one of:
   import pi``), or a class or function an installed module defines;
 - a copy of the source of a function or class defined in the same cells or module (a
   helper, an Enum, a pydantic model), followed in turn;
-- a literal value (``LIMIT = 5``).
+- a literal value (``LIMIT = 5``);
+- ``workbench.get_context``: the script's own (``runtime.CONTEXT``), so the tool's progress
+  and log messages reach the script's clients without the workbench installed.
 
 Anything else (a lambda, ``exec``, a closure, a bound method, an object made in a cell) is
 an ``Unrecoverable`` with the reason, in a user's words. No I/O beyond ``linecache``.
@@ -26,6 +28,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import FunctionType, ModuleType
 from typing import Any
+
+from workbench.export.runtime import GET_CONTEXT
 
 _LITERALS = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set, frozenset)
 _LOCAL = "__main__"
@@ -135,6 +139,9 @@ class _Walk:
         if isinstance(value, ModuleType):
             self.module(name, value)
             return
+        if _is_get_context(value):  # the script's own: it reports to the script's client
+            self.pieces.constants[name] = f"{name} = {GET_CONTEXT}"
+            return
         imported = _imported_by_cells(name, value, namespace)
         if imported is not None:
             self.pieces.imports[name] = imported
@@ -213,6 +220,15 @@ def _resolve(expression: ast.expr, namespace: Mapping[str, Any]) -> object:
 def _is_workbench_object(value: object) -> bool:
     module = getattr(value, "__module__", None) or ""
     return isinstance(module, str) and (module == "workbench" or module.startswith("workbench."))
+
+
+def _is_get_context(value: object) -> bool:
+    """Whether ``value`` is ``workbench.get_context`` (known by name: this room may not
+    import the serving room that defines it)."""
+    return (
+        getattr(value, "__module__", None) == "workbench.serving.tool_context"
+        and getattr(value, "__qualname__", None) == "get_context"
+    )
 
 
 def _is_workbench_tool(value: object) -> bool:
