@@ -1,28 +1,34 @@
-"""Serving's figures (issue 13) in one run: a served call's latency against the same notebook
-tool called in-process with ``wb.call``, and ``tools/list`` time at 1,000 served tools.
+"""Serving's figures (issues 13 and 29) in one run: a served call's latency against the same
+tool on a plain FastMCP server and called in-process with ``wb.call``, and ``tools/list`` time
+at 1,000 tools, served and plain.
 
 - in-process: ``wb.call("notebook.add", ...)`` from plain Python (the kernel's own path:
   registry -> Action -> in-process notebook server -> Observation -> history);
 - served: a ``fastmcp.Client`` in another process calling ``add`` over streamable HTTP with
   the bearer token (the served call then takes that same path inside the workbench), in
   both protocol eras (``legacy``: a handshake session; ``auto``: 2026-07-28);
-- tools/list: 1,000 notebook tools served, the whole list walked by ``list_tools()`` with
-  100 tools a page (10 requests) and with one 1,000-tool page.
+- plain: the same function as a tool of a bare ``FastMCP`` server (``run(transport="http")``
+  in a process of its own), the same client in the same era, measured right after the
+  served one; issue 29's goal is served/plain at most 1.5 in both eras;
+- tools/list: 1,000 tools, the whole list walked by ``list_tools()`` with 100 tools a page
+  (10 requests) and with one 1,000-tool page, in both eras, served and plain (the goal:
+  served/plain at most 2).
 
-Medians and 95th percentiles of 300 calls after 20 warm-up calls; one run, printed. A plain
-FastMCP server served the same way shows the same per-request times (about 11 ms a call for
-a handshake-era client, about 50 ms for a 2026-07-28 one): that cost is the libraries'.
+Medians and 95th percentiles of 300 calls after 20 warm-up calls; one run, printed.
 
     .venv/bin/python benchmarks/serve_latency.py
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from workbench.session import Workbench
@@ -54,6 +60,23 @@ asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sy
 """
 
 
+PLAIN = r"""
+import sys
+from fastmcp import FastMCP
+
+def add(a: int, b: int) -> int:
+    "Add two numbers."
+    return a + b
+
+port, tools, page = (int(arg) for arg in sys.argv[1:4])
+mcp = FastMCP("plain", list_page_size=page or None)
+mcp.tool(add)
+for i in range(tools - 1):
+    mcp.tool(add, name=f"tool_{i:04d}")
+mcp.run(transport="http", host="127.0.0.1", port=port, show_banner=False, log_level="warning")
+"""
+
+
 def add(a: int, b: int) -> int:
     """Add two numbers."""
     return a + b
@@ -76,6 +99,29 @@ def outside(url: str, token: str, mode: str, calls: int = CALLS) -> dict[str, An
     return result
 
 
+@contextlib.contextmanager
+def plain_server(tools: int = 1, page_size: int = 0) -> Iterator[str]:
+    """The URL of a plain FastMCP server serving ``add`` (and ``tools - 1`` copies) in a
+    process of its own, for as long as the block runs."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = [sys.executable, "-c", PLAIN, str(port), str(tools), str(page_size)]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the plain FastMCP server did not start")
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 def main() -> None:
     with Workbench() as wb:
         wb.add_tools(add)
@@ -91,27 +137,37 @@ def main() -> None:
         print(f"{CALLS} calls of notebook.add, ms (median / p95)")
         base, base95 = summary(local)
         print(f"  in-process wb.call        {base:7.2f} / {base95:7.2f}")
-        for mode in ("legacy", "auto"):
-            served = outside(handle.url, handle.token, mode)
-            median, p95 = summary(served["calls"])
-            print(
-                f"  served, {mode:<6} client    {median:7.2f} / {p95:7.2f}"
-                f"   x{median / base:.1f} the in-process median"
-            )
+        with plain_server() as plain_url:
+            for mode in ("legacy", "auto"):
+                served = summary(outside(handle.url, handle.token, mode)["calls"])
+                plain = summary(outside(plain_url, "unused", mode)["calls"])
+                print(
+                    f"  served, {mode:<6} client    {served[0]:7.2f} / {served[1]:7.2f}"
+                    f"   x{served[0] / base:.1f} the in-process median"
+                )
+                print(
+                    f"  plain,  {mode:<6} client    {plain[0]:7.2f} / {plain[1]:7.2f}"
+                    f"   served/plain {served[0] / plain[0]:.2f}"
+                )
 
         echo = [FunctionTool(add, name=f"tool_{i:04d}") for i in range(999)]
         wb.add_tools(*echo)
-        print("tools/list of 1,000 served tools, whole list (5 runs), ms (median)")
+        print("tools/list of 1,000 tools, whole list (5 runs), ms (median)")
         for page_size in (100, 1000):
             handle = wb.serve(page_size=page_size)
             assert handle.token is not None
-            served = outside(handle.url, handle.token, "auto", calls=1)
-            assert served["tools"] == 1000
             pages = -(-1000 // page_size)
-            print(
-                f"  {page_size:>4} a page ({pages:>2} requests)   "
-                f"{statistics.median(served['lists']) * 1000:7.1f}"
-            )
+            with plain_server(1000, page_size) as plain_url:
+                for mode in ("legacy", "auto"):
+                    listed = outside(handle.url, handle.token, mode, calls=1)
+                    plain_listed = outside(plain_url, "unused", mode, calls=1)
+                    assert listed["tools"] == plain_listed["tools"] == 1000
+                    mine = statistics.median(listed["lists"]) * 1000
+                    theirs = statistics.median(plain_listed["lists"]) * 1000
+                    print(
+                        f"  {page_size:>4} a page ({pages:>2} requests), {mode:<6}  served "
+                        f"{mine:7.1f}  plain {theirs:7.1f}  served/plain {mine / theirs:.2f}"
+                    )
 
 
 if __name__ == "__main__":
