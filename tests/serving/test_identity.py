@@ -4,6 +4,7 @@ change, log messages), for the notebook's tools, the gateway and a relayed conne
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from fastmcp import Client
 from tests.serving.conftest import with_client
 from workbench.__about__ import __version__
 from workbench.session import Workbench
+from workbench.tools import tool
 
 SERVED = {"tools": {"listChanged": True}, "logging": {}}
 """Tools only (they change as cells re-run), and the log messages they send: no prompts,
@@ -50,3 +52,36 @@ def test_a_served_surface_advertises_only_what_it_serves(
     handle = wb.serve(**options)
     seen = with_client(handle.url, handle.token, _identity, mode=mode)
     assert seen == {"capabilities": SERVED, "name": name, "version": __version__}
+
+
+@pytest.mark.integration
+def test_a_served_schema_passes_through_untouched_and_no_ref_is_fetched(wb: Workbench) -> None:
+    """The server never follows a ``$ref``: a remote one (at a port the test listens on) and
+    a local one reach the client as written, and nothing connects to that port."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        remote = f"http://127.0.0.1:{listener.getsockname()[1]}/schema.json"
+        schema = {
+            "type": "object",
+            "properties": {"far": {"$ref": remote}, "near": {"$ref": "#/$defs/Near"}},
+            "$defs": {"Near": {"type": "string"}},
+        }
+
+        @tool(output_schema=schema)
+        def shaped() -> dict[str, Any]:
+            """A result whose schema refers elsewhere."""
+            return {}
+
+        wb.add_tools(shaped)
+        handle = wb.serve()
+
+        async def listed(client: Client[Any]) -> Any:
+            return {listed.name: listed for listed in await client.list_tools()}
+
+        for mode in ("legacy", "auto"):
+            found = with_client(handle.url, handle.token, listed, mode=mode)["shaped"]
+            assert found.output_schema == schema
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody came for the remote schema
