@@ -166,8 +166,8 @@ def test_a_restarted_server_is_listened_to_again(
 def test_changes_while_the_stream_was_down_are_heard_after_listening_again(
     wb: Workbench, served: tuple[Workbench, ServeHandle]
 ) -> None:
-    """The server replays nothing: after listening again the tools are listed once more,
-    and prompt and resource listeners are told their lists may have changed."""
+    """The server replays nothing: after listening again the tools are listed once more.
+    A served notebook serves tools only, so no prompt or resource change is made up."""
     server, handle = served
     heard: list[ServerChange] = []
     wb.subscribe_changes(heard.append)
@@ -179,9 +179,8 @@ def test_changes_while_the_stream_was_down_are_heard_after_listening_again(
         assert eventually(lambda: "served.double" in wb.registry, 10.0), (
             "the registry never heard of 'double', added while the stream was down"
         )
-        assert eventually(lambda: ServerChange("served", "prompts") in heard)
-        assert eventually(lambda: ServerChange("served", "resources") in heard)
         assert wb.call("served.double", {"x": 4}).structured_content == {"result": 8}
+        assert [change for change in heard if change.what in ("prompts", "resources")] == []
     finally:
         again.stop()
 
@@ -221,6 +220,19 @@ def test_a_stream_the_server_ends_is_opened_again(wb: Workbench) -> None:
     server.tool(double)
     assert eventually(lambda: "closing.double" in wb.registry), "no listen after the close"
     assert eventually(lambda: len(listen._streams) == 1)
+
+
+@pytest.mark.integration
+def test_prompt_and_resource_listeners_hear_of_a_stream_opened_again(wb: Workbench) -> None:
+    """Changes made while the stream was down went unheard: a server advertising prompts
+    and resources has its prompt and resource listeners told their lists may have changed."""
+    server, listen = listening_server("offering_both")
+    heard: list[ServerChange] = []
+    wb.subscribe_changes(heard.append)
+    wb.connect("offering_both", server=server)
+    close_streams(wb, listen)
+    assert eventually(lambda: ServerChange("offering_both", "prompts") in heard)
+    assert eventually(lambda: ServerChange("offering_both", "resources") in heard)
 
 
 @pytest.mark.integration
