@@ -249,3 +249,15 @@ def test_g3_a_dribbled_request_is_cut_at_its_deadline_not_its_last_byte(wb: Work
         lived = dribbled_until_closed(body, b" ", 6)
         assert lived is not None and lived < 1.0 + SLACK
     assert handle.guard.counts.timed_out == 2
+
+
+def test_served_connections_send_without_waiting_for_acks(wb: Workbench) -> None:
+    """Issue 29: TCP_NODELAY on every accepted connection. Without it a streamed answer
+    (the SSE of a 2026-07-28 call) waits on Nagle and the client's delayed ACK, 40 ms a
+    call on Linux; asyncio sets it only when the listening socket's ``proto`` says TCP."""
+    handle = wb.serve()
+    with socket.create_connection(("127.0.0.1", handle.port), timeout=5):
+        assert eventually(lambda: handle.guard.open == 1)
+        (connection,) = handle.guard._open
+        accepted = connection.transport.get_extra_info("socket")
+        assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)

@@ -270,7 +270,10 @@ class GuardedSocket(socket.socket):
     guard: ConnectionGuard | None = None
 
     def __init__(self, family: int, kind: int) -> None:
-        super().__init__(family, kind)
+        # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose ``proto`` says
+        # TCP, and an accepted socket inherits this one's. Without it every streamed response
+        # (SSE) waits on Nagle and the client's delayed ACK: 40 ms a call on Linux.
+        super().__init__(family, kind, socket.IPPROTO_TCP if kind == socket.SOCK_STREAM else 0)
         self._spare: int | None = _spare()
         self._resting_until = 0.0
         self._batch = 0
