@@ -8,8 +8,9 @@ at 1,000 tools, served and plain.
   the bearer token (the served call then takes that same path inside the workbench), in
   both protocol eras (``legacy``: a handshake session; ``auto``: 2026-07-28);
 - plain: the same function as a tool of a bare ``FastMCP`` server (``run(transport="http")``
-  in a process of its own), the same client in the same era, measured right after the
-  served one; issue 29's goal is served/plain at most 1.5 in both eras;
+  in a process of its own), called by the same client process in the same era, in turn
+  with the served one call after call; issue 29's goal is served/plain at most 1.5 in both
+  eras;
 - tools/list: 1,000 tools, the whole list walked by ``list_tools()`` with 100 tools a page
   (10 requests) and with one 1,000-tool page, in both eras, served and plain (the goal:
   served/plain at most 2).
@@ -37,26 +38,33 @@ from workbench.tools.from_function import FunctionTool
 CALLS, WARM = 300, 20
 
 CLIENT = r"""
-import asyncio, json, statistics, sys, time
+import asyncio, json, sys, time
 from fastmcp import Client
 
-async def main(url, token, mode, calls, warm):
-    async with Client(url, auth=token, mode=mode) as client:
-        for i in range(warm):
-            await client.call_tool("add", {"a": i, "b": 1})
-        times = []
-        for i in range(calls):
+async def main(targets, mode, calls, warm, lists):
+    # One client per server, call after call in turn, so drift on a shared machine hits all.
+    clients = [Client(url, auth=token, mode=mode) for url, token in targets]
+    for client in clients:
+        await client.__aenter__()
+    times, listed, tools = [[] for _ in clients], [[] for _ in clients], []
+    for round_ in range(warm + calls):
+        for client, spent in zip(clients, times):
             started = time.perf_counter()
-            await client.call_tool("add", {"a": i, "b": 1})
-            times.append(time.perf_counter() - started)
-        lists = []
-        for _ in range(5):
+            await client.call_tool("add", {"a": round_, "b": 1})
+            if round_ >= warm:
+                spent.append(time.perf_counter() - started)
+    for _ in range(lists):
+        for client, spent in zip(clients, listed):
             started = time.perf_counter()
-            tools = await client.list_tools()
-            lists.append(time.perf_counter() - started)
-        print(json.dumps({"calls": times, "lists": lists, "tools": len(tools)}))
+            tools.append(len(await client.list_tools()))
+            spent.append(time.perf_counter() - started)
+    for client in clients:
+        await client.__aexit__(None, None, None)
+    print(json.dumps({"calls": times, "lists": listed, "tools": tools}))
 
-asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
+mode, calls, warm, lists, *rest = sys.argv[1:]
+targets = list(zip(rest[::2], rest[1::2]))
+asyncio.run(main(targets, mode, int(calls), int(warm), int(lists)))
 """
 
 
@@ -87,9 +95,15 @@ def summary(times: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.95)] * 1000
 
 
-def outside(url: str, token: str, mode: str, calls: int = CALLS) -> dict[str, Any]:
+def outside(
+    targets: list[tuple[str, str]], mode: str, calls: int = CALLS, lists: int = 0
+) -> dict[str, Any]:
+    """From a client process: per target (url, token), ``calls`` call times and ``lists``
+    whole-list times, the targets interleaved call by call."""
+    flat = [part for target in targets for part in target]
+    args = [mode, str(calls), str(WARM), str(lists), *flat]
     done = subprocess.run(
-        [sys.executable, "-c", CLIENT, url, token, mode, str(calls), str(WARM)],
+        [sys.executable, "-c", CLIENT, *args],
         capture_output=True,
         text=True,
         timeout=600,
@@ -139,8 +153,8 @@ def main() -> None:
         print(f"  in-process wb.call        {base:7.2f} / {base95:7.2f}")
         with plain_server() as plain_url:
             for mode in ("legacy", "auto"):
-                served = summary(outside(handle.url, handle.token, mode)["calls"])
-                plain = summary(outside(plain_url, "unused", mode)["calls"])
+                timed = outside([(handle.url, handle.token), (plain_url, "unused")], mode)
+                served, plain = (summary(times) for times in timed["calls"])
                 print(
                     f"  served, {mode:<6} client    {served[0]:7.2f} / {served[1]:7.2f}"
                     f"   x{served[0] / base:.1f} the in-process median"
@@ -159,11 +173,10 @@ def main() -> None:
             pages = -(-1000 // page_size)
             with plain_server(1000, page_size) as plain_url:
                 for mode in ("legacy", "auto"):
-                    listed = outside(handle.url, handle.token, mode, calls=1)
-                    plain_listed = outside(plain_url, "unused", mode, calls=1)
-                    assert listed["tools"] == plain_listed["tools"] == 1000
-                    mine = statistics.median(listed["lists"]) * 1000
-                    theirs = statistics.median(plain_listed["lists"]) * 1000
+                    targets = [(handle.url, handle.token), (plain_url, "unused")]
+                    listed = outside(targets, mode, calls=1, lists=5)
+                    assert set(listed["tools"]) == {1000}
+                    mine, theirs = (statistics.median(t) * 1000 for t in listed["lists"])
                     print(
                         f"  {page_size:>4} a page ({pages:>2} requests), {mode:<6}  served "
                         f"{mine:7.1f}  plain {theirs:7.1f}  served/plain {mine / theirs:.2f}"
