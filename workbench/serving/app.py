@@ -153,7 +153,12 @@ class NotebookProvider(Provider):
 
     async def _list_tools(self) -> Sequence[Tool]:
         # enabled() is notebook code: it runs in a worker thread, never on the bridge loop.
-        shown = await asyncio.to_thread(self._notebook_shown)
+        # Without one the filters are plain set lookups, asked here (a thread hop per request
+        # was a measurable share of a served call, issue 29).
+        if self._notebook and any(d.enabled is not None for d in self._definitions().values()):
+            shown = await asyncio.to_thread(self._notebook_shown)
+        else:
+            shown = self._notebook_shown()
         notebook = [self._served(shown[name]) for name in shown if name not in self._gateway]
         return [*self._gateway.values(), *notebook]
 
@@ -161,7 +166,13 @@ class NotebookProvider(Provider):
         if name in self._gateway:
             return self._gateway[name]
         definition = self._definitions().get(name) if self._notebook else None
-        if definition is None or not await asyncio.to_thread(self._surface.shows, definition):
+        if definition is None:
+            return None
+        if definition.enabled is None:  # no notebook code to ask: no worker thread
+            shown = self._surface.shows(definition)
+        else:
+            shown = await asyncio.to_thread(self._surface.shows, definition)
+        if not shown:
             return None
         return self._served(definition)
 
