@@ -150,7 +150,10 @@ class Job(Generic[T]):
         self.interrupted = False  # set by the chained SIGINT handler
         self._settled = False
         self._forget = forget
-        self.future.add_done_callback(self._on_future_done)
+        # The plain callback: BridgedFuture's own would keep the loop of whoever submits
+        # (the kernel's, in a sync call from an async cell) waking every slice for a future
+        # that only the bridge thread settles; waiters that await it add their own.
+        concurrent.futures.Future.add_done_callback(self.future, self._on_future_done)
 
     def start(self, ctx: contextvars.Context) -> None:
         """On the bridge loop: wrap the coroutine in a task running in ``ctx``."""
