@@ -43,8 +43,11 @@ TEST_NEEDS += $(HTML_ASSETS)/.complete
 test: $(VENV)/.installed-dev labextension browser
 	$(MAKE) --no-print-directory -j4 $(TEST_NEEDS)
 	$(MAKE) --no-print-directory lint typecheck docs-build
-	$(BIN)/pytest $(PYTEST_WORKERS)
-	$(BIN)/python scripts/test_pythons.py $(TEST_PYTHONS_FLAGS)
+	@# The bridge's tests on 3.10 and 3.13 run beside the suite, whose workers mostly wait on
+	@# kernels and browsers (about half the two cores busy); their verdict is printed after it.
+	$(BIN)/python scripts/test_pythons.py $(TEST_PYTHONS_FLAGS) > .cache/test-pythons.log 2>&1 & \
+	  pythons=$$!; $(BIN)/pytest $(PYTEST_WORKERS); suite=$$?; wait $$pythons; other=$$?; \
+	  cat .cache/test-pythons.log; test $$suite -eq 0 && test $$other -eq 0
 
 # About a minute: no kernel, no browser, no build (the wheel and wheelhouse tests build and
 # install venvs, and need what `make test` makes first) and no integration test (real servers
