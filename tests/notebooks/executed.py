@@ -63,14 +63,22 @@ def by_cell(notebook: Any) -> dict[str, list[dict[str, Any]]]:
 
 
 def shown_by(outputs: list[dict[str, Any]]) -> str:
-    """The text of a cell's outputs (streams and text/plain), one after the other, a line
-    break between two only where the first does not end with one: a busy kernel may send one
-    cell's ``print`` lines as several stream outputs, and they must read the same as one."""
+    """The text of a cell's outputs (streams and text/plain), one after the other. A busy
+    kernel may send one cell's ``print`` output as several stream outputs, split anywhere,
+    even inside a line: consecutive outputs of one stream are joined as they were written,
+    as a frontend shows them; a line break goes between others where the first lacks one."""
     shown = ""
+    previous: dict[str, Any] | None = None
     for out in outputs:
-        if shown and not shown.endswith("\n"):
+        same_stream = (
+            previous is not None
+            and out.get("output_type") == previous.get("output_type") == "stream"
+            and out.get("name") == previous.get("name")
+        )
+        if shown and not same_stream and not shown.endswith("\n"):
             shown += "\n"
         shown += text_of(out)
+        previous = out
     return shown
 
 

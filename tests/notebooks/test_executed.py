@@ -21,3 +21,9 @@ def test_a_display_after_a_stream_starts_on_a_line_of_its_own() -> None:
     display = {"output_type": "execute_result", "data": {"text/plain": "42"}}
     assert shown_by([stream("no newline"), display]).splitlines() == ["no newline", "42"]
     assert shown_by([display, display]).splitlines() == ["42", "42"]
+
+
+def test_a_print_split_inside_its_line_reads_as_one_line() -> None:
+    """A busy kernel split ``print("pages:", pages)`` between its words (seen in a run)."""
+    split = [stream("pages:"), stream(" [['a', 'b'], ['c']]\n")]
+    assert shown_by(split) == "pages: [['a', 'b'], ['c']]\n"

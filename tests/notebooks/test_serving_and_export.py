@@ -13,6 +13,7 @@ from typing import Any
 import nbformat
 import pytest
 
+from tests.notebooks import executed
 from tests.notebooks.executed import NOTEBOOKS, execute, read, text_of
 
 OBSERVATION = "application/vnd.workbench.observation+json"
@@ -27,7 +28,7 @@ def outputs_of(notebook: Any, cell_id: str) -> list[dict[str, Any]]:
 
 
 def shown_by(notebook: Any, cell_id: str) -> str:
-    return "\n".join(text_of(out) for out in outputs_of(notebook, cell_id))
+    return executed.shown_by(outputs_of(notebook, cell_id))
 
 
 def document(notebook: Any, cell_id: str, mime: str) -> Any:
