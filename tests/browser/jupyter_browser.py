@@ -81,6 +81,28 @@ NOTEBOOK7_AFTER_LAB_PAGE_ERRORS = ("Command 'filebrowser:open-path' not register
 _NOTEBOOK7_STATIC_403 = re.compile(
     r"status of 403 \(Forbidden\) \(http://[^)]*/static/notebook/([^)/?]+)"
 )
+# jupyter_server adds a kernel to its table before it sets the kernel's `last_activity`, so a
+# GET /api/kernels (Lab polls it) that lands in between fails with a 500 and this traceback in
+# the server's log (jupyter-server/enterprise_gateway#1395, jupyter/notebook#5345). Opening
+# several notebooks at once starts several kernels and can hit it; the next poll succeeds.
+_KERNEL_LIST_500 = re.compile(
+    r"status of 500 \(Internal Server Error\) \(http://[^)]*/api/kernels\?"
+)
+_KERNEL_LIST_RACE_TRACE = "has no attribute 'last_activity'"
+
+
+def kernel_list_races(messages: Iterable[str], server_log: str) -> set[str]:
+    """The ``messages`` that are 500s of jupyter_server's kernel-list race (see
+    ``_KERNEL_LIST_500``): at most as many as the server's log shows its traceback; any other
+    500 stays an error."""
+    excused = server_log.count(_KERNEL_LIST_RACE_TRACE)
+    races = set()
+    for message in messages:
+        if excused and _KERNEL_LIST_500.search(message):
+            races.add(message)
+            excused -= 1
+    return races
+
 
 UI = Literal["lab", "notebook"]
 
@@ -669,11 +691,14 @@ class LabPage:
             allowed += NOTEBOOK7_KNOWN_PAGE_ERRORS
             if self.server.served_lab:
                 allowed += NOTEBOOK7_AFTER_LAB_PAGE_ERRORS
+        races = kernel_list_races(self.console_errors, self.server.log(tail=100_000))
         unexpected = []
         for kind, message in [("page error", m) for m in self.page_errors] + [
             ("console error", m) for m in self.console_errors
         ]:
             if self._static_cache_collision(message):
+                continue
+            if message in races:
                 continue
             match = next((text for text in allowed if text in message), None)
             if match is None:
