@@ -1,11 +1,11 @@
 """The MCP conformance suite's server scenarios against notebook tools served from a kernel.
 
-A real kernel runs the fixture notebook (tests/fixtures/conformance.ipynb: the tools the suite
-calls by name, written as notebook tools), serves them with `%mcp serve`, and each scenario of
-`@modelcontextprotocol/conformance` (pinned in the Makefile) runs against the URL, one at a
-time: every scenario the served surface supports must pass. The suite's scenario list must be
-exactly APPLICABLE + NOT_YET + NOT_APPLICABLE, so a scenario a new suite version adds fails
-here until someone decides where it belongs.
+A real kernel runs the fixture notebooks (tests/fixtures/conformance*.ipynb, in name order: the
+tools, resources and prompts the suite asks for by name, written as a notebook would), serves
+them with `%mcp serve`, and each scenario of `@modelcontextprotocol/conformance` (pinned in
+fixtures.mk) runs against the URL, one at a time: every scenario the served surface supports
+must pass. The suite's scenario list must be exactly APPLICABLE + NOT_YET + NOT_APPLICABLE,
+so a scenario a new suite version adds fails here until someone decides where it belongs.
 
 Served with `--no-auth`, on purpose and only here: the suite's server runner connects with
 `new StreamableHTTPClientTransport(new URL(url))` and cannot send a header (0.1.16 has no
@@ -30,7 +30,7 @@ import pytest
 from tests.clients import ROOT, client_env, conformance_js, node
 from tests.kernel.conftest import KernelSession, launch_kernel
 
-NOTEBOOK = ROOT / "tests" / "fixtures" / "conformance.ipynb"
+NOTEBOOKS = sorted((ROOT / "tests" / "fixtures").glob("conformance*.ipynb"))
 SCENARIO_TIMEOUT = 60
 
 APPLICABLE = [
@@ -139,16 +139,16 @@ def failures(returncode: int, checks: list[dict[str, Any]], output: str) -> list
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The fixture notebook run in a real kernel and served; yields the URL."""
+    """The fixture notebooks run in a real kernel and served; yields the URL."""
     conformance_js()  # a missing client fails here, before a kernel starts
     kernel: KernelSession = launch_kernel(tmp_path_factory.mktemp("conformance-kernel"))
     try:
-        notebook = nbformat.read(NOTEBOOK, as_version=4)
-        for cell in notebook.cells:
-            if cell.cell_type != "code":
-                continue
-            status, _, error = kernel.execute(cell.source, timeout=60)
-            assert status == "ok", f"fixture cell failed:\n{cell.source}\n{error}"
+        for path in NOTEBOOKS:
+            for cell in nbformat.read(path, as_version=4).cells:
+                if cell.cell_type != "code":
+                    continue
+                status, _, error = kernel.execute(cell.source, timeout=60)
+                assert status == "ok", f"{path.name}: fixture cell failed:\n{cell.source}\n{error}"
         status, stdout, error = kernel.execute(SERVE, timeout=30)
         assert status == "ok" and "No auth" in stdout, stdout + error
         status, stdout, error = kernel.execute(URL, timeout=30)
