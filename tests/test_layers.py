@@ -86,6 +86,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.config",
         "workbench.data_dirs",
         "workbench.errors",
+        "workbench.features",  # what a notebook tool asks its caller (serving/questions.py)
         "workbench.names",
         "workbench.secrets",
         "workbench.listeners",
