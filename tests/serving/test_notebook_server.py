@@ -208,3 +208,20 @@ def test_the_notebook_server_lists_no_workbench_key(wb: Workbench) -> None:
     assert listed is not None and listed["properties"]["result"] == {"type": "integer"}
     assert not [key for key in listed if key.startswith("x-workbench-")]
     assert wb.call("notebook.count").structured_content == {"result": 1}
+
+
+def test_the_notebook_server_says_it_is_the_workbench_of_this_version() -> None:
+    """Its serverInfo is the workbench's name for it and the workbench's version, not
+    FastMCP's (as every served surface says: serving/identity.py)."""
+    from fastmcp import Client
+
+    from workbench.__about__ import __version__
+    from workbench.serving.notebook_server import LocalServer
+
+    async def info() -> tuple[str, str]:
+        async with Client(LocalServer().server) as client:
+            seen = client.server_info
+            assert seen is not None
+            return seen.name, seen.version
+
+    assert asyncio.run(info()) == ("notebook", __version__)

@@ -21,6 +21,7 @@ from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.bridge import bound_to_another_loop, run_in_notebook
 from workbench.names import LOCAL_SERVER
+from workbench.serving.identity import VERSION
 from workbench.serving.tool_context import serving
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.export import to_mcp_tool
@@ -154,7 +155,7 @@ class LocalServer:
     """The ``notebook`` server and which of its tools each source (e.g. a cell) defined."""
 
     def __init__(self) -> None:
-        self.server = FastMCP(LOCAL_SERVER, instructions=INSTRUCTIONS)
+        self.server = FastMCP(LOCAL_SERVER, instructions=INSTRUCTIONS, version=VERSION)
         self._owners: dict[str, str] = {}
         self._definitions: dict[str, ToolDefinition[Any, Any]] = {}
 
