@@ -52,8 +52,9 @@ def report(result: ExportResult, python: str) -> str:
     lines += [
         "Run it over stdio:",
         f"  {shlex.join(result.stdio_command(python))}",
-        "or over HTTP (http://127.0.0.1:8000/mcp):",
-        f"  {shlex.join(result.http_command(python))}",
+        "or over HTTP (http://127.0.0.1:8000/mcp), with a token clients must send as a bearer",
+        "token (without one, any process on this machine may call the tools):",
+        f"  WORKBENCH_TOKEN=<a secret> {shlex.join(result.http_command(python))}",
         "mcp.json entry (Claude Desktop, Cursor):",
         json.dumps(result.mcp_json(python), indent=2),
     ]
