@@ -233,6 +233,8 @@ def _wb_server(name, tools, version, logs, auth=None):
             annotations=(
                 mcp.types.ToolAnnotations.model_validate(annotations) if annotations else None
             ),
+            icons=[mcp.types.Icon.model_validate(icon) for icon in listing.get("icons", ())]
+            or None,
             tags=set(listing.get("tags", ())),
             meta=listing.get("meta"),
         )

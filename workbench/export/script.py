@@ -112,6 +112,7 @@ def listing(definition: ToolDefinition[Any, Any]) -> dict[str, Any]:
         "inputSchema": definition.input_schema,
         "outputSchema": definition.output_schema,
         "annotations": definition.annotations.to_mcp() if definition.annotations else None,
+        "icons": [icon.to_mcp() for icon in definition.icons],
         "tags": sorted(definition.tags),
         "meta": definition.meta,
     }

@@ -19,6 +19,7 @@ from workbench.errors import InvalidArgumentsError, ToolListError, WorkbenchWarn
 from workbench.registry.problems import FORMATS, ROOT, Problem, problems_of
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition
+from workbench.tools.icons import Icon, icons_of
 from workbench.tools.schema import Action
 
 _PERMISSIVE: dict[str, Any] = {"type": "object"}
@@ -44,6 +45,8 @@ class ToolEntry:
     tags: tuple[str, ...] = ()
     meta: dict[str, Any] | None = None
     definition: ToolDefinition[Any, Any] | None = None
+    icons: tuple[Icon, ...] = ()
+    """As listed, kept as data; ``workbench/tools/icons.py`` says which one may be drawn."""
     _refused: Problem | None = field(default=None, init=False, repr=False)
 
     @property
@@ -66,6 +69,7 @@ class ToolEntry:
                 tags=tool.tags,
                 meta=tool.meta,
                 definition=tool,
+                icons=tool.icons,
             )
         data = _as_mapping(tool)
         name = data.get("name")
@@ -86,6 +90,7 @@ class ToolEntry:
             output_schema=_first(data, "outputSchema", "output_schema"),
             tags=tuple(sorted(tags)),
             meta=meta,
+            icons=icons_of(data.get("icons")),
         )
 
     @property
@@ -161,5 +166,5 @@ def _as_mapping(tool: object) -> Mapping[str, Any]:
     if isinstance(tool, BaseModel):
         return tool.model_dump(by_alias=True, exclude_none=True)
     names = ("name", "title", "description", "inputSchema", "input_schema", "parameters")
-    extra = ("annotations", "outputSchema", "output_schema", "tags", "meta")
+    extra = ("annotations", "outputSchema", "output_schema", "tags", "meta", "icons")
     return {key: getattr(tool, key) for key in (*names, *extra) if hasattr(tool, key)}

@@ -134,6 +134,7 @@ class DefinitionTool(Tool):
             parameters=listed.input_schema,
             output_schema=listed.output_schema,
             annotations=listed.annotations,
+            icons=listed.icons,
             tags=set(definition.tags),
             meta=definition.meta,
         )

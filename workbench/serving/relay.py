@@ -43,6 +43,7 @@ class RelayedTool(Tool):
             parameters=entry.input_schema,
             output_schema=entry.output_schema,
             annotations=(None if annotations is None else mcp_types.ToolAnnotations(**annotations)),
+            icons=[mcp_types.Icon.model_validate(icon.to_mcp()) for icon in entry.icons] or None,
             tags=set(entry.tags),
             meta=entry.meta,
         )

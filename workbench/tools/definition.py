@@ -24,6 +24,7 @@ from typing_extensions import Self
 from workbench.errors import InvalidArgumentsError, ToolDefinitionError
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.failures import failure_message
+from workbench.tools.icons import IconLike, declared_icons
 from workbench.tools.schema import Action, ErrorKind, Observation
 
 ActionT = TypeVar("ActionT", bound=Action)
@@ -98,6 +99,7 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         output_schema: dict[str, Any] | None = None,
         meta: dict[str, Any] | None = None,
         enabled: Callable[[], object] | None = None,
+        icons: Sequence[IconLike] | None = None,
     ) -> None:
         self.name = check_tool_name(name)
         self.action_type = action_type
@@ -112,6 +114,8 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         self.enabled = enabled
         """Asked at each ``tools/list`` and ``tools/call`` of a served surface; a falsy answer
         (or an exception) hides the tool from outside clients. Never part of the schema."""
+        self.icons = declared_icons(icons)
+        """Listed with the tool (MCP ``icons``); local files already read into ``data:`` URIs."""
 
     @classmethod
     def create(cls, *args: Any, **kwargs: Any) -> Sequence[Self]:

@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 from workbench.tools.annotations import ToolAnnotations
+from workbench.tools.icons import Icon
 
 if TYPE_CHECKING:
     import mcp.types
@@ -32,6 +33,8 @@ class ToolSpec(Protocol):
     def output_schema(self) -> dict[str, Any] | None: ...
     @property
     def annotations(self) -> ToolAnnotations | None: ...
+    @property
+    def icons(self) -> tuple[Icon, ...]: ...
 
 
 def function_name(name: str) -> str:
@@ -54,6 +57,7 @@ def to_mcp_tool(spec: ToolSpec) -> mcp.types.Tool:
             if spec.annotations
             else None
         ),
+        icons=[mcp.types.Icon.model_validate(icon.to_mcp()) for icon in spec.icons] or None,
     )
 
 

@@ -24,6 +24,7 @@ from pydantic_core import to_jsonable_python
 from workbench.errors import SchemaFallbackWarning, ToolDefinitionError
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition, check_tool_name, drop_generated_titles
+from workbench.tools.icons import IconLike
 from workbench.tools.media import is_media_type, media_block
 from workbench.tools.schema import (
     Action,
@@ -60,6 +61,7 @@ class FunctionTool(ToolDefinition[Action, Observation]):
         output_schema: dict[str, Any] | None = None,
         meta: dict[str, Any] | None = None,
         enabled: Callable[[], object] | None = None,
+        icons: Sequence[IconLike] | None = None,
     ) -> None:
         tool_name = name or getattr(fn, "__name__", "")
         if tool_name == "<lambda>" or not tool_name:
@@ -82,6 +84,7 @@ class FunctionTool(ToolDefinition[Action, Observation]):
             output_schema=output_schema if output_schema is not None else inferred_output,
             meta=meta,
             enabled=enabled,
+            icons=icons,
         )
         functools.update_wrapper(self, fn)
 
@@ -159,6 +162,7 @@ def tool(
     output_schema: dict[str, Any] | None = None,
     meta: dict[str, Any] | None = None,
     enabled: Callable[[], object] | None = None,
+    icons: Sequence[IconLike] | None = None,
 ) -> Callable[[Callable[..., Any]], FunctionTool]: ...
 
 
@@ -174,9 +178,11 @@ def tool(
     output_schema: dict[str, Any] | None = None,
     meta: dict[str, Any] | None = None,
     enabled: Callable[[], object] | None = None,
+    icons: Sequence[IconLike] | None = None,
 ) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
     """Turn a function into a tool; use bare (``@tool``) or with options (``@tool(name=...)``).
-    ``enabled()`` is asked whenever the tool is served: falsy hides it from outside clients."""
+    ``enabled()`` is asked whenever the tool is served: falsy hides it from outside clients.
+    ``icons``: data: URIs, https: URLs or local image files (``workbench/tools/icons.py``)."""
 
     def decorate(function: Callable[..., Any]) -> FunctionTool:
         return FunctionTool(
@@ -189,6 +195,7 @@ def tool(
             output_schema=output_schema,
             meta=meta,
             enabled=enabled,
+            icons=icons,
         )
 
     return decorate if fn is None else decorate(fn)
