@@ -45,7 +45,17 @@ def _rounded(value: float) -> float:
     return round(value, DIGITS)
 
 
-@tool(annotations={"readOnlyHint": True, "idempotentHint": True}, title="Circle area")
+CIRCLE_ICONS = [
+    "data:image/svg+xml;base64,PHN2Zy8+",
+    {"src": "https://icons.example/circle.png", "sizes": ["48x48"], "theme": "dark"},
+]
+
+
+@tool(
+    annotations={"readOnlyHint": True, "idempotentHint": True},
+    title="Circle area",
+    icons=CIRCLE_ICONS,
+)
 def circle_area(radius: float, unit: Unit = Unit.METRE) -> str:
     """The area of a circle.
 

@@ -125,6 +125,10 @@ def test_the_script_over_stdio_lists_and_answers_as_the_notebook(
     listed, results = asyncio.run(_list_and_call(Client(transport)))
     _compare(wb, listed, results)
     assert results[0][0] == [{"type": "text", "text": "12.566 m^2"}]
+    assert listed["circle_area"]["icons"] == [
+        {"src": "data:image/svg+xml;base64,PHN2Zy8+"},
+        {"src": "https://icons.example/circle.png", "sizes": ["48x48"], "theme": "dark"},
+    ]
 
 
 def _free_port() -> int:

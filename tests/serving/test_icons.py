@@ -1,0 +1,50 @@
+"""Icons over real transports: a notebook tool's icons reach an outside fastmcp.Client of
+``%mcp serve`` in both eras, and a connected server's tool icons are kept in the registry."""
+
+from __future__ import annotations
+
+import pytest
+from fastmcp import FastMCP
+from mcp.types import Icon as McpIcon
+
+from tests.serving.conftest import Outside
+from workbench.session import Workbench
+from workbench.tools import tool
+from workbench.tools.icons import Icon, shown_icon
+
+PNG = "data:image/png;base64,iVBORw0KGgo="
+REMOTE = "https://icons.example/dark.png"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_an_outside_client_sees_a_served_tools_icons(
+    wb: Workbench, outside: type[Outside], mode: str
+) -> None:
+    @tool(icons=[PNG, {"src": REMOTE, "theme": "dark", "sizes": ["32x32"]}])
+    def shout(text: str) -> str:
+        """Upper-case a text."""
+        return text.upper()
+
+    wb.add_tools(shout)
+    handle = wb.serve()
+    listed = outside(handle.url, handle.token, mode).ask("describe")
+    assert listed["shout"]["icons"] == [
+        {"src": PNG, "mimeType": None, "sizes": None, "theme": None},
+        {"src": REMOTE, "mimeType": None, "sizes": ["32x32"], "theme": "dark"},
+    ]
+
+
+@pytest.mark.integration
+def test_the_registry_keeps_a_connected_servers_tool_icons(wb: Workbench) -> None:
+    server = FastMCP("iconic")
+
+    @server.tool(icons=[McpIcon(src=REMOTE, theme="dark"), McpIcon(src=PNG, mime_type="image/png")])
+    def ping() -> str:
+        """Answer pong."""
+        return "pong"
+
+    wb.connect("iconic", server=server)
+    entry = wb.registry.get("iconic.ping")
+    assert entry.icons == (Icon(REMOTE, theme="dark"), Icon(PNG, mime_type="image/png"))
+    assert shown_icon(entry.icons, "dark") == PNG  # the https icon is never the one drawn
