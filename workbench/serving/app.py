@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping,
 from typing import Any, cast
 
 import mcp_types
-from fastmcp import FastMCP
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.dependencies import get_context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
@@ -40,7 +39,11 @@ from workbench.serving.cursor import CursorError, Pages
 from workbench.serving.gateway import GatewayTool
 from workbench.serving.identity import VERSION, only_what_is_served
 from workbench.serving.notebook_server import DefinitionTool
+from workbench.serving.offer_components import OffersProvider
+from workbench.serving.offer_pages import PagedOffers
+from workbench.serving.offer_serving import OfferNotices
 from workbench.serving.surface import Surface
+from workbench.serving.tasks import NotebookTasks, supports_tasks
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import WRAP_MARKER
 from workbench.tools.schema import Observation
@@ -233,17 +236,22 @@ class Announcer(Middleware):
         """Open ``subscriptions/listen`` streams (2026-07-28 clients waiting for changes)."""
         return len(self.listen._streams)
 
-    async def announce(self) -> None:
+    def sessions(self) -> list[ServerSession]:
+        """The handshake-era sessions still open (closed ones are forgotten here)."""
         live = set(self.live())
         for session_id in [known for known in self._sessions if known not in live]:
             del self._sessions[session_id]
-        for session in list(self._sessions.values()):
+        return list(self._sessions.values())
+
+    async def announce(self) -> None:
+        for session in self.sessions():
             await session.send_tool_list_changed()  # best effort: it never raises
         await self.bus.publish(ToolsListChanged())
 
 
-class ServedServer(FastMCP[Any]):
-    """A FastMCP server whose ``tools/list`` pages with this server's signed cursors."""
+class ServedServer(PagedOffers):
+    """A FastMCP server whose lists page with this server's signed cursors; with ``offers``
+    it serves the notebook's resources, templates and prompts too (``offer_serving``)."""
 
     def __init__(
         self,
@@ -253,6 +261,7 @@ class ServedServer(FastMCP[Any]):
         instructions: str | None,
         auth: TokenVerifier | None,
         page_size: int,
+        offers: OffersProvider | None = None,
     ) -> None:
         self.announcer = Announcer()
         self.pages = Pages(page_size)
@@ -261,7 +270,7 @@ class ServedServer(FastMCP[Any]):
             instructions=instructions,
             version=VERSION,
             auth=auth,
-            providers=[provider],
+            providers=[provider] if offers is None else [provider, offers],
             middleware=[self.announcer],
             # Each tool's schema as written ($defs and $ref kept, JSON Schema 2020-12), not
             # FastMCP's inlined copy: the conformance suite's json-schema-2020-12 checks it.
@@ -272,7 +281,13 @@ class ServedServer(FastMCP[Any]):
             mcp_types.SubscriptionsListenRequestParams,
             self.announcer.listen,
         )
-        only_what_is_served(self)
+        self.offers = None if offers is None else OfferNotices(offers)
+        if offers is not None and self.offers is not None:
+            self.offers.install(self._mcp_server)
+            self.add_completion_handler(offers.complete)
+        self.tasks = NotebookTasks(lambda: supports_tasks(provider))
+        self.add_extension(self.tasks)
+        only_what_is_served(self, offers, self.tasks.advertised)
 
     async def _on_list_tools(
         self, ctx: ServerRequestContext, params: mcp_types.PaginatedRequestParams | None

@@ -44,6 +44,9 @@ from workbench.serving.guard import (
     GuardedSocket,
     quiet_accept_errors,
 )
+from workbench.serving.offer_components import OffersProvider
+from workbench.serving.offer_serving import offer_names, shown_by
+from workbench.serving.offer_table import OfferChange, OfferTable
 from workbench.serving.relay import ServerProvider
 from workbench.serving.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionCap
 from workbench.serving.sessions import check as check_sessions
@@ -188,6 +191,15 @@ class ServeHandle:
         self._surface.allow(None if names is None else list(names), self._known())
         self.announce()
 
+    def announce_offers(self, change: OfferChange) -> None:
+        """Tell connected clients what a change of the notebook's resources and prompts did
+        (``offer_serving``); nothing when this surface serves none of them."""
+        notices = self._server.offers
+        if notices is None or self._stopped:
+            return
+        announcer = self._server.announcer
+        self._bridge.submit(notices.announce(change, announcer.sessions(), announcer.bus))
+
     def announce(self) -> None:
         """Send ``notifications/tools/list_changed`` to connected clients (done for you on
         every change of the served server's tools and on ``allow_tools``)."""
@@ -303,6 +315,7 @@ def serve(
     server: str | None = None,
     session_idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
     max_sessions: int = DEFAULT_MAX_SESSIONS,
+    offers: Callable[[], OfferTable | None] | None = None,
 ) -> ServeHandle:
     """Start serving the notebook's tools (or connection ``server``'s); the handle controls
     it. ``replacing`` is stopped once the options are checked, before the port is bound;
@@ -323,7 +336,8 @@ def serve(
     is the default; not with ``gateway``, which already reaches every server),
     ``session_idle_timeout`` (seconds a handshake-era session may stay idle before it ends;
     30 min) and ``max_sessions`` (sessions open at once; past it the one idle the longest
-    ends, and when all are busy a new one is refused with 503; 1,000).
+    ends, and when all are busy a new one is refused with 503; 1,000). ``offers``: the
+    notebook's resources and prompts, served beside its tools under the same filters.
     """
     if not is_loopback(host) and not allow_remote:
         raise ServeError(
@@ -342,6 +356,7 @@ def serve(
     if mode is not None and mode not in GATEWAY_MODES:
         raise ServeError(f"gateway is {ALSO!r} or {ONLY!r} (or True), not {gateway!r}.")
     provider: NotebookProvider | ServerProvider
+    offered: OffersProvider | None = None
     known: Callable[[], Iterable[str]] = definitions
     if relayed is not None:
         surface = Surface(
@@ -366,6 +381,9 @@ def serve(
                 instructions = GATEWAY_INSTRUCTIONS + summary
             pair = gateway_definitions(seen)
         provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY)
+        if offers is not None and mode != ONLY:
+            offered = OffersProvider(offers, shown_by(surface))
+            known = _with_offers(definitions, offers)
     notes = surface.check(known(), stacklevel=4)  # check < serve < Workbench.serve < caller
     served = ServedServer(
         relayed or LOCAL_SERVER,
@@ -373,6 +391,7 @@ def serve(
         instructions=instructions,
         auth=None if secret is None else BearerToken(secret),
         page_size=page_size,
+        offers=offered,
     )
     if replacing is not None:
         replacing.stop()  # every option is checked: the new surface takes its place
@@ -417,6 +436,13 @@ def _relayed(
             "server's tools; serve one or the other."
         )
     return server
+
+
+def _with_offers(
+    definitions: Definitions, offers: Callable[[], OfferTable | None]
+) -> Callable[[], list[str]]:
+    """The names filters may give: the notebook's tools, resources and prompts."""
+    return lambda: [*definitions(), *offer_names(offers)]
 
 
 def _session_manager(app: object) -> object:

@@ -22,6 +22,8 @@ from pydantic import PrivateAttr, TypeAdapter
 from workbench.bridge import bound_to_another_loop, run_in_notebook
 from workbench.names import LOCAL_SERVER
 from workbench.serving.identity import VERSION
+from workbench.serving.offer_components import OffersProvider
+from workbench.serving.offer_table import OfferTable
 from workbench.serving.tool_context import serving
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.export import to_mcp_tool
@@ -159,6 +161,11 @@ class LocalServer:
         self.server = FastMCP(LOCAL_SERVER, instructions=INSTRUCTIONS, version=VERSION)
         self._owners: dict[str, str] = {}
         self._definitions: dict[str, ToolDefinition[Any, Any]] = {}
+        # Resources, templates and prompts of cells: read from the table at each request.
+        self.offers = OfferTable()
+        self.offers_provider = OffersProvider(lambda: self.offers)
+        self.server.add_provider(self.offers_provider)
+        self.server.add_completion_handler(self.offers_provider.complete)
 
     def names(self) -> list[str]:
         return sorted(self._owners)

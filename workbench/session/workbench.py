@@ -42,6 +42,7 @@ from workbench.names import LOCAL_SERVER
 from workbench.registry import Registry, ToolEntry, call_input
 from workbench.registry.proxy import ToolProxy
 from workbench.session.logs import LogCallback, ServerLogs
+from workbench.session.notebook_offers import NotebookOffers
 from workbench.session.offerings import Offerings
 from workbench.session.signing import Signing
 from workbench.tools.definition import ToolDefinition
@@ -67,7 +68,7 @@ class ToolChange:
     removed: list[str]
 
 
-class Workbench(ServerLogs, Offerings, Signing):
+class Workbench(ServerLogs, Offerings, NotebookOffers, Signing):
     """Connections to MCP servers, every tool in one registry, and a history of calls."""
 
     def __init__(self, *, log_level: str = "info") -> None:
@@ -239,7 +240,8 @@ class Workbench(ServerLogs, Offerings, Signing):
         self._served = serve(self._bridge, definitions=self._notebook_definitions,
                              call=self._served_call, registry=self.registry,
                              check=self._manager.check, replacing=self._served,
-                             proxy=lambda: self.proxy, **options)  # fmt: skip
+                             proxy=lambda: self.proxy, offers=self._offer_table,
+                             **options)  # fmt: skip
         return self._served
 
     @property
