@@ -18,19 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 
-from tests.clients import ROOT, client_env, conformance_js, node
-from tests.kernel.conftest import KernelSession, launch_kernel
+from tests.clients import client_env, conformance_js, node
 
-NOTEBOOKS = sorted((ROOT / "tests" / "fixtures").glob("conformance*.ipynb"))
 SCENARIO_TIMEOUT = 60
 
 APPLICABLE = [
@@ -90,11 +85,6 @@ def _expected_to_fail(scenario: str) -> Any:
     return pytest.param(scenario, marks=pytest.mark.xfail(reason=NOT_YET[scenario], strict=True))
 
 
-SERVE = "%mcp serve --no-auth"
-URL = "import workbench\nprint(workbench.current().served.url)"
-STOP = "%mcp serve --stop"
-
-
 def suite_scenarios() -> list[str]:
     listed = subprocess.run(
         [node(), str(conformance_js()), "list", "--server"],
@@ -135,33 +125,6 @@ def failures(returncode: int, checks: list[dict[str, Any]], output: str) -> list
     elif returncode != 0 and not failed:
         failed.append(f"the suite exited with {returncode}:\n{output[-3000:]}")
     return failed
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The fixture notebooks run in a real kernel and served; yields the URL."""
-    conformance_js()  # a missing client fails here, before a kernel starts
-    kernel: KernelSession = launch_kernel(tmp_path_factory.mktemp("conformance-kernel"))
-    try:
-        for path in NOTEBOOKS:
-            for cell in nbformat.read(path, as_version=4).cells:
-                if cell.cell_type != "code":
-                    continue
-                status, _, error = kernel.execute(cell.source, timeout=60)
-                assert status == "ok", f"{path.name}: fixture cell failed:\n{cell.source}\n{error}"
-        status, stdout, error = kernel.execute(SERVE, timeout=30)
-        assert status == "ok" and "No auth" in stdout, stdout + error
-        status, stdout, error = kernel.execute(URL, timeout=30)
-        url = stdout.strip()
-        assert status == "ok" and re.fullmatch(r"http://127\.0\.0\.1:\d+/mcp", url), stdout + error
-        yield url
-        status, stdout, error = kernel.execute(STOP, timeout=30)
-        assert status == "ok" and "Stopped serving" in stdout, stdout + error
-        port = int(url.rsplit(":", 1)[1].split("/")[0])
-        with pytest.raises(ConnectionRefusedError):
-            socket.create_connection(("127.0.0.1", port), timeout=5).close()
-    finally:
-        kernel.shutdown()
 
 
 @pytest.mark.integration
