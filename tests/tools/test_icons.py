@@ -66,7 +66,7 @@ def test_the_icon_is_picked_by_theme_else_any_theme_else_the_first_drawable() ->
     only_dark = [Icon(DARK, theme="dark")]
     assert shown_icon(only_dark, "light") == DARK  # better some icon than none
     assert shown_icon(only_dark) == DARK
-    assert shown_icons(icons) == {"any": PNG, "light": PNG, "dark": DARK}
+    assert shown_icons(icons) == {"any": PNG, "dark": DARK}  # light is any's
 
 
 def test_a_listing_is_read_defensively_and_bounded() -> None:

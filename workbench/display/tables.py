@@ -18,6 +18,7 @@ from rich.text import Text
 
 from workbench.display import markup
 from workbench.display.formatting import first_line, format_duration, format_time, shorten
+from workbench.display.icons import IconBudget, Shown, icon_html
 from workbench.display.mime import JSON_VERSION, SERVERS_MIME, TABLE_MIME, Displayable
 from workbench.display.style import RICH_STYLE, Tone, badge_tone, status_tone
 from workbench.secrets import mask_text
@@ -65,6 +66,8 @@ class Cell:
     mono: bool = False
     badges: tuple[str, ...] = ()
     marker: str = ""
+    icons: Shown = ()
+    """A drawable icon before the text, by theme (``workbench/display/icons.py``)."""
 
 
 @dataclass(frozen=True)
@@ -145,9 +148,10 @@ class ToolTable(TableView):
 
     def __init__(self, entries: Iterable[ToolEntry]) -> None:
         listed = list(entries)
+        budget = IconBudget()
         rows = [
             (
-                Cell(entry.id, "accent", mono=True),
+                Cell(entry.id, "accent", mono=True, icons=budget.take(entry.icons)),
                 Cell(entry.display_title if entry.display_title != entry.name else ""),
                 Cell(shorten(entry.description, DESCRIPTION_WIDTH)),
                 Cell(badges=tuple(entry.annotations.badges() if entry.annotations else ())),
@@ -296,6 +300,8 @@ def _json_cell(cell: Cell) -> dict[str, Any]:
         data["badges"] = list(cell.badges)
     if cell.marker:
         data["marker"] = cell.marker
+    if cell.icons:
+        data["icon"] = dict(cell.icons)
     return data
 
 
@@ -304,6 +310,7 @@ def _html_cell(cell: Cell) -> str:
         return _one_line(markup.badges(cell.badges))
     shown = markup.span(cell.text, tone=cell.tone, mono=cell.mono)
     html = f"{markup.span(cell.marker, tone='muted')} {shown}" if cell.marker else shown
+    html = icon_html(cell.icons[0][1]) + html if cell.icons else html
     return html if wraps(cell.text) else _one_line(html)
 
 

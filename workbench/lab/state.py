@@ -21,6 +21,9 @@ MAX_HITS = 100
 """The most search hits one answer carries, whatever the panel asks for."""
 MAX_QUERY = 1_000
 """Characters of a query searched and echoed (the registry's own search bound)."""
+ICON_CHARS = 16 * 1024
+"""The longest icon a hit carries; only ``data:`` images are ever sent, never a URL the
+page would fetch (``workbench/tools/icons.py``)."""
 
 
 def one_line(text: str | None, limit: int = LINE) -> str:
@@ -101,7 +104,9 @@ def search_document(registry: Registry, query: str, limit: int = 40) -> dict[str
 
 def _hit(entry: ToolEntry) -> dict[str, Any]:
     annotations = entry.annotations
+    icon = entry.drawable_icons(ICON_CHARS)
     return {
+        **({"icon": icon} if icon else {}),
         "id": entry.id,
         "server": entry.server,
         "name": entry.name,

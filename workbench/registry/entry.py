@@ -19,7 +19,7 @@ from workbench.errors import InvalidArgumentsError, ToolListError, WorkbenchWarn
 from workbench.registry.problems import FORMATS, ROOT, Problem, problems_of
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition
-from workbench.tools.icons import Icon, icons_of
+from workbench.tools.icons import Icon, icons_of, shown_icons
 from workbench.tools.schema import Action
 
 _PERMISSIVE: dict[str, Any] = {"type": "object"}
@@ -98,6 +98,11 @@ class ToolEntry:
         """The title to show people: explicit, from annotations, or the name."""
         annotated = self.annotations.title if self.annotations else None
         return self.title or annotated or self.name
+
+    def drawable_icons(self, max_chars: int) -> dict[str, str]:
+        """The icon a view may draw, by theme (``workbench/tools/icons.py``'s rule): for
+        views that cannot reach the tool model themselves, as the sidebar's documents."""
+        return shown_icons(self.icons, max_chars)
 
     @cached_property
     def validator(self) -> Any:

@@ -124,12 +124,19 @@ def shown_icon(
 
 
 def shown_icons(icons: Iterable[Icon], max_chars: int = MAX_ICON_CHARS) -> dict[str, str]:
-    """The drawable icon for each theme (``light``, ``dark``) and for an unknown one
-    (``any``), for a front end that picks by its theme; empty when none may be drawn."""
+    """The drawable icon for an unknown theme (``any``) and, only where it differs, for
+    ``light`` and ``dark``: what a front end that picks by its theme is sent; empty when
+    none may be drawn."""
     listed = list(icons)
-    chosen = {"any": shown_icon(listed, None, max_chars)}
-    chosen.update({theme: shown_icon(listed, theme, max_chars) for theme in THEMES})
-    return {key: src for key, src in chosen.items() if src is not None}
+    chosen = shown_icon(listed, None, max_chars)
+    if chosen is None:
+        return {}
+    shown = {"any": chosen}
+    for theme in THEMES:
+        themed = shown_icon(listed, theme, max_chars)
+        if themed is not None and themed != chosen:
+            shown[theme] = themed
+    return shown
 
 
 def declared_icons(

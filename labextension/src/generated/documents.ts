@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: 674f2dd7b8e1a484874d3f9c921c668b4d89d3b48ffbc2dbf51fd84be8b9fa70
+ * schemas-sha256: 2420c81ac2680cf43212658d95382b7711215e1b4ce9f31a826f020e0a21634d
  */
 
 /**
@@ -506,6 +506,24 @@ export interface TableCell {
    * A muted word before the text (`read` before a URI).
    */
   marker?: string;
+  icon?: Icon;
+}
+/**
+ * A server's icon that may be drawn, as an <img> before the text (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
+ */
+export interface Icon {
+  /**
+   * A data: URI of an image.
+   */
+  any: string;
+  /**
+   * A data: URI of an image.
+   */
+  light?: string;
+  /**
+   * A data: URI of an image.
+   */
+  dark?: string;
 }
 /**
  * A line under the table.

@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/sidebar.schema.json by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: 674f2dd7b8e1a484874d3f9c921c668b4d89d3b48ffbc2dbf51fd84be8b9fa70
+ * schemas-sha256: 2420c81ac2680cf43212658d95382b7711215e1b4ce9f31a826f020e0a21634d
  */
 
 /**
@@ -17,6 +17,10 @@ export type SidebarReply = SidebarState | SidebarResults | SidebarTemplate | Sid
  * The request's number, echoed in its reply so the panel drops stale answers.
  */
 export type SequenceNumber = number;
+/**
+ * A data: URI of an image.
+ */
+export type HitIconSrc = string;
 /**
  * `call` for a `%mcp call` cell, `browse` for a `%mcp browse` cell.
  */
@@ -162,6 +166,15 @@ export interface SidebarSearchHit {
    * Whether it says it may destroy.
    */
   destructive: boolean;
+  icon?: SidebarToolIcon;
+}
+/**
+ * The tool's icon that may be drawn, as an <img> (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
+ */
+export interface SidebarToolIcon {
+  any: HitIconSrc;
+  light?: HitIconSrc;
+  dark?: HitIconSrc;
 }
 /**
  * A ready-to-run cell for a tool, which the panel inserts below the active cell.

@@ -5,6 +5,7 @@
  * masked each cell; nothing here adds to it.
  */
 import { el, fallback, isDocument, note, record, tableCell } from './dom';
+import { iconNode } from './icon';
 import type { TableCell as ITableCell, TableDocument as ITableDoc } from '../generated/documents';
 
 export const TABLE_MIME = 'application/vnd.workbench.table+json';
@@ -36,6 +37,10 @@ function cellNode(cell: unknown): HTMLElement {
   }
   if (data.marker) {
     wrap.appendChild(el('span', 'jp-wb-muted', `${String(data.marker)} `));
+  }
+  const icon = iconNode(data.icon);
+  if (icon) {
+    wrap.appendChild(icon);
   }
   const classes = `${data.mono ? 'jp-wb-mono' : ''}${tone(data.tone)}`.trim();
   wrap.appendChild(el('span', classes, String(data.text ?? '')));

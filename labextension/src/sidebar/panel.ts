@@ -7,6 +7,7 @@
 import { Widget } from '@lumino/widgets';
 
 import { el } from '../render/dom';
+import { iconNode } from '../render/icon';
 import { KernelLink, LinkStatus } from './link';
 import { IHit, IResults, IServed, IServerRow, IState, Reply } from './protocol';
 
@@ -223,6 +224,10 @@ export class SidebarPanel extends Widget {
     const call = el('button', 'jp-wb-sidebar-hit-call');
     call.title = `Insert a %mcp call cell for ${hit.id} below the active cell`;
     const id = el('span', 'jp-wb-sidebar-hit-id', hit.id);
+    const icon = iconNode(hit.icon);
+    if (icon) {
+      id.prepend(icon);
+    }
     call.append(id);
     if (hit.destructive) {
       call.append(el('span', 'jp-wb-sidebar-badge jp-wb-mod-destructive', 'destructive'));
