@@ -54,6 +54,14 @@ HINTS = {
     help="A Python expression, evaluated in the notebook whenever the tools are served "
     "(listed or called by an outside client): false hides them.",
 )
+@argument(
+    "--task",
+    nargs="?",
+    const="optional",
+    choices=["optional", "required"],
+    help="Outside clients that speak the MCP tasks extension get a task back (optional), "
+    "or only they may call it (required).",
+)
 def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str) -> None:
     """Run the cell; serve each public top-level function it defines as a tool on the
     'notebook' server and show its card. The options apply to a cell with one function.
@@ -81,6 +89,8 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
     for definition in definitions:
         if enabled is not None:
             definition.enabled = enabled
+        if args.task is not None:
+            definition.task = args.task
         nudge = _nudge(definition)
         if nudge:
             _tip(nudge)

@@ -26,6 +26,7 @@ from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.failures import failure_message
 from workbench.tools.icons import IconLike, declared_icons
 from workbench.tools.schema import Action, ErrorKind, Observation
+from workbench.tools.task_support import TaskSupport, task_support
 
 ActionT = TypeVar("ActionT", bound=Action)
 ObservationT = TypeVar("ObservationT", bound=Observation)
@@ -100,6 +101,7 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         meta: dict[str, Any] | None = None,
         enabled: Callable[[], object] | None = None,
         icons: Sequence[IconLike] | None = None,
+        task: TaskSupport = False,
     ) -> None:
         self.name = check_tool_name(name)
         self.action_type = action_type
@@ -116,6 +118,9 @@ class ToolDefinition(Generic[ActionT, ObservationT]):
         (or an exception) hides the tool from outside clients. Never part of the schema."""
         self.icons = declared_icons(icons)
         """Listed with the tool (MCP ``icons``); local files already read into ``data:`` URIs."""
+        self.task = task_support(task)
+        """``"optional"`` (``task=True``): outside clients that speak the tasks extension get a
+        task back; ``"required"``: only they may call it; ``"forbidden"`` (the default)."""
 
     @classmethod
     def create(cls, *args: Any, **kwargs: Any) -> Sequence[Self]:

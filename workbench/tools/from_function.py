@@ -36,6 +36,7 @@ from workbench.tools.schema import (
     ResourceLink,
     TextContent,
 )
+from workbench.tools.task_support import TaskSupport
 
 WRAP_MARKER = "x-fastmcp-wrap-result"
 """Marks an output schema whose non-object result is wrapped as ``{"result": ...}``: FastMCP's
@@ -62,6 +63,7 @@ class FunctionTool(ToolDefinition[Action, Observation]):
         meta: dict[str, Any] | None = None,
         enabled: Callable[[], object] | None = None,
         icons: Sequence[IconLike] | None = None,
+        task: TaskSupport = False,
     ) -> None:
         tool_name = name or getattr(fn, "__name__", "")
         if tool_name == "<lambda>" or not tool_name:
@@ -85,6 +87,7 @@ class FunctionTool(ToolDefinition[Action, Observation]):
             meta=meta,
             enabled=enabled,
             icons=icons,
+            task=task,
         )
         functools.update_wrapper(self, fn)
 
@@ -163,6 +166,7 @@ def tool(
     meta: dict[str, Any] | None = None,
     enabled: Callable[[], object] | None = None,
     icons: Sequence[IconLike] | None = None,
+    task: TaskSupport = False,
 ) -> Callable[[Callable[..., Any]], FunctionTool]: ...
 
 
@@ -179,10 +183,12 @@ def tool(
     meta: dict[str, Any] | None = None,
     enabled: Callable[[], object] | None = None,
     icons: Sequence[IconLike] | None = None,
+    task: TaskSupport = False,
 ) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
     """Turn a function into a tool; use bare (``@tool``) or with options (``@tool(name=...)``).
     ``enabled()`` is asked whenever the tool is served: falsy hides it from outside clients.
-    ``icons``: data: URIs, https: URLs or local image files (``workbench/tools/icons.py``)."""
+    ``icons``: data: URIs, https: URLs or local image files (``workbench/tools/icons.py``).
+    ``task=True`` (or ``"required"``): outside clients of ``serve`` may get a task back."""
 
     def decorate(function: Callable[..., Any]) -> FunctionTool:
         return FunctionTool(
@@ -196,6 +202,7 @@ def tool(
             meta=meta,
             enabled=enabled,
             icons=icons,
+            task=task,
         )
 
     return decorate if fn is None else decorate(fn)

@@ -1,0 +1,143 @@
+"""The served notebook's tasks (MCP tasks extension, SEP-2663), from a real outside client
+over HTTP: a ``task=True`` tool answers with a task, polled to its end; cancelled; refused to
+a client that did not declare the extension when it requires it; advertised only while a
+served tool runs as a task."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.serving.task_client import TASKS, TaskClient
+from workbench.serving.tool_context import get_context
+from workbench.session import Workbench
+from workbench.tools.from_function import tool
+
+STOPPED = threading.Event()
+
+
+@tool(task=True)
+async def slow(seconds: float) -> str:
+    """Sleep, saying how far along it is."""
+    try:
+        for step in range(3):
+            get_context().progress(step, 3, f"step {step}")
+            await asyncio.sleep(seconds / 3)
+    except asyncio.CancelledError:
+        STOPPED.set()
+        raise
+    return f"slept {seconds:g}"
+
+
+@tool(task="required")
+def fails() -> str:
+    """Always fails."""
+    raise RuntimeError("no luck")
+
+
+@tool
+def greet(name: str) -> str:
+    """Say hello."""
+    return f"Hello, {name}!"
+
+
+def bare(result: dict[str, Any]) -> dict[str, Any]:
+    """A result without its ``_meta`` (the server's identity stamp)."""
+    return {key: value for key, value in result.items() if key != "_meta"}
+
+
+@pytest.fixture
+def client(wb: Workbench) -> Iterator[TaskClient]:
+    wb.add_tools(slow, fails, greet)
+    handle = wb.serve()
+    made = TaskClient(handle.url, handle.token)
+    yield made
+    made.close()
+
+
+def test_a_task_tool_answers_with_a_task_polled_to_its_result(
+    wb: Workbench, client: TaskClient
+) -> None:
+    created = client.call("slow", {"seconds": 0.6})
+    assert created["resultType"] == "task"
+    assert created["status"] == "working"
+    assert isinstance(created["ttlMs"], int) and isinstance(created["pollIntervalMs"], int)
+    assert "result" not in created and "task" not in created
+    seen: list[str] = []
+    while (task := client.get(created["taskId"]))["status"] == "working":
+        seen.append(task.get("statusMessage", ""))
+        time.sleep(0.05)
+    assert task["status"] == "completed"
+    assert task["resultType"] == "complete"
+    assert task["result"]["content"] == [{"type": "text", "text": "slept 0.6"}]
+    assert any(message.startswith("step") for message in seen), seen
+    record = wb.history[-1]
+    assert (record.tool_id, record.source) == ("notebook.slow", "outside")
+    # A tool that needs no task still answers at once.
+    plain = client.call("greet", {"name": "Ada"})
+    assert plain["resultType"] == "complete" and plain["content"][0]["text"] == "Hello, Ada!"
+
+
+def test_a_tool_error_completes_the_task_with_is_error(client: TaskClient) -> None:
+    task = client.until(client.call("fails")["taskId"], set())
+    assert task["status"] == "completed"
+    assert task["result"]["isError"] is True
+    assert "no luck" in task["result"]["content"][0]["text"]
+
+
+def test_cancel_stops_the_running_tool(client: TaskClient) -> None:
+    STOPPED.clear()
+    task_id = client.call("slow", {"seconds": 30})["taskId"]
+    client.until(task_id, set(), timeout=0.3)
+    assert bare(client.result("tasks/cancel", {"taskId": task_id})) == {"resultType": "complete"}
+    assert client.get(task_id)["status"] == "cancelled"
+    assert STOPPED.wait(10), "the tool was not cancelled"
+    # Cancelling again (a terminal task) is the same empty ack.
+    assert bare(client.result("tasks/cancel", {"taskId": task_id})) == {"resultType": "complete"}
+
+
+def test_without_the_extension_calls_are_plain_and_task_methods_refused(
+    wb: Workbench, client: TaskClient
+) -> None:
+    plain = TaskClient(client.url, wb.served.token if wb.served else None, tasks=False)
+    try:
+        answer = plain.call("slow", {"seconds": 0})
+        assert answer["resultType"] == "complete" and "taskId" not in answer
+        refused = plain.send("tools/call", {"name": "fails", "arguments": {}})
+        assert refused["error"]["code"] == -32021
+        assert TASKS in refused["error"]["data"]["requiredCapabilities"]["extensions"]
+        for method in ("tasks/get", "tasks/cancel"):
+            assert plain.send(method, {"taskId": "x"})["error"]["code"] == -32021
+    finally:
+        plain.close()
+    assert client.send("tasks/get", {"taskId": "no-such-task"})["error"]["code"] == -32602
+    assert client.send("tasks/result", {"taskId": "x"})["error"]["code"] == -32601
+
+
+def test_a_task_is_forgotten_after_its_ttl(wb: Workbench, client: TaskClient) -> None:
+    served = wb.served
+    assert served is not None
+    served._server.tasks.ttl_ms = 300
+    created = client.call("slow", {"seconds": 0})
+    assert created["ttlMs"] == 300
+    assert client.until(created["taskId"], set())["status"] == "completed"
+    time.sleep(0.4)
+    assert client.send("tasks/get", {"taskId": created["taskId"]})["error"]["code"] == -32602
+
+
+def test_the_extension_is_advertised_only_while_a_tool_runs_as_a_task(wb: Workbench) -> None:
+    wb.add_tools(greet)
+    handle = wb.serve()
+    client = TaskClient(handle.url, handle.token)
+    try:
+        assert "extensions" not in client.result("server/discover", {})["capabilities"]
+        wb.add_tools(slow)
+        extensions = client.result("server/discover", {})["capabilities"]["extensions"]
+        assert extensions == {TASKS: {}}
+    finally:
+        client.close()
