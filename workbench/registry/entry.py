@@ -45,7 +45,7 @@ class ToolEntry:
     tags: tuple[str, ...] = ()
     meta: dict[str, Any] | None = None
     definition: ToolDefinition[Any, Any] | None = None
-    icons: tuple[Icon, ...] = ()
+    icons: tuple[Icon, ...] = field(default=(), repr=False)
     """As listed, kept as data; ``workbench/tools/icons.py`` says which one may be drawn."""
     _refused: Problem | None = field(default=None, init=False, repr=False)
 
