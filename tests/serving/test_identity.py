@@ -11,13 +11,15 @@ import pytest
 from fastmcp import Client
 
 from tests.serving.conftest import with_client
+from tests.serving.test_offers import offers
 from workbench.__about__ import __version__
+from workbench.errors import ServeWarning
 from workbench.session import Workbench
 from workbench.tools import tool
 
 SERVED = {"tools": {"listChanged": True}, "logging": {}}
 """Tools only (they change as cells re-run), and the log messages they send: no prompts,
-resources, completions or extensions, which no served surface has."""
+resources, completions or extensions while the notebook serves none (the last test)."""
 
 
 def echo(x: int) -> int:
@@ -85,3 +87,30 @@ def test_a_served_schema_passes_through_untouched_and_no_ref_is_fetched(wb: Work
             assert found.output_schema == schema
         with pytest.raises(BlockingIOError):
             listener.accept()  # nobody came for the remote schema
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_capabilities_name_resources_prompts_and_completions_only_when_served(
+    wb: Workbench, mode: str
+) -> None:
+    wb.add_tools(echo)
+    with pytest.warns(ServeWarning, match="data://greeting"):  # no such resource yet
+        handle = wb.serve(expose=["echo", "data://greeting"])
+
+    async def capabilities(client: Client[Any]) -> dict[str, Any]:
+        assert client.server_capabilities is not None
+        return client.server_capabilities.model_dump(by_alias=True, exclude_none=True)
+
+    assert set(with_client(handle.url, handle.token, capabilities, mode=mode)) == {
+        "tools",
+        "logging",
+    }
+    resources, prompts = offers()
+    wb.set_owned_offers("cell:1", resources, prompts)  # only data://greeting is exposed
+    seen = with_client(handle.url, handle.token, capabilities, mode=mode)
+    assert set(seen) == {"tools", "logging", "resources"}
+    assert seen["resources"] == {"subscribe": True, "listChanged": True}
+    handle = wb.serve()  # everything: the completers too
+    seen = with_client(handle.url, handle.token, capabilities, mode=mode)
+    assert set(seen) == {"tools", "logging", "resources", "prompts", "completions"}
