@@ -1,5 +1,5 @@
-"""A tool's icons in a real JupyterLab page: the sidebar's hit and the ``%mcp tools`` table
-draw its data: image, and the page never requests the https icon the tool also names (a
+"""A tool's icons in a real JupyterLab page: the sidebar's hit, the ``%mcp tools`` table and
+the tool browser's row draw its data: image, and the page never requests the https icon the tool also names (a
 server's URL fetched by the page would tell that third party who is looking).
 
 One test, JupyterLab only: the sidebar's other behaviour is test_lab_sidebar.py's.
@@ -64,6 +64,9 @@ def test_a_tools_data_icon_is_drawn_and_its_https_icon_never_requested(lab: LabP
     lab.run_cell_with("%mcp tools")
     table_icon = lab.cells().nth(1).locator("img.jp-wb-icon")
     expect(table_icon).to_have_attribute("src", ICON)
+    lab.run_cell_with("%mcp browse")
+    row = lab.cells().nth(2).locator('.wb-tl-row[data-id="notebook.iconic"]')
+    expect(row.locator("img.wb-tl-icon")).to_have_attribute("src", ICON)
     lab.screenshot("icons")
 
     assert lab.page.locator('img[src*="icons.invalid"]').count() == 0

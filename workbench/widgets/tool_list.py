@@ -19,7 +19,9 @@ import anywidget
 import traitlets
 
 from workbench.display.formatting import first_line, shorten
+from workbench.display.icons import IconBudget
 from workbench.display.tables import count_noun
+from workbench.errors import WorkbenchError
 from workbench.registry.search import MAX_QUERY_CHARS
 from workbench.widgets.static_text import joined
 
@@ -86,6 +88,12 @@ class ToolList(anywidget.AnyWidget):
     def _on_request(self, change: dict[str, Any]) -> None:
         self.refresh()
 
+    def _icon(self, tool_id: str, budget: IconBudget) -> dict[str, str]:
+        try:
+            return dict(budget.take(self._registry.get(tool_id).icons))
+        except WorkbenchError:  # gone since the search: no icon
+            return {}
+
     def _answer(self, query: str, server: str, seq: int) -> dict[str, Any]:
         query = query[:MAX_QUERY]  # a page may send more than its box takes
         quoted = repr(shorten(query, NOTE_QUERY_WIDTH))
@@ -100,6 +108,11 @@ class ToolList(anywidget.AnyWidget):
         else:
             results = self._registry.search(query, limit=self.limit, server=known or None)
             rows, note = _ranked(results, quoted, total, where)
+        budget = IconBudget()  # drawable data: images only, by theme, within a budget
+        for row in rows:
+            icon = self._icon(row["id"], budget)
+            if icon:
+                row["icon"] = icon
         return {"seq": seq, "query": query, "server": known, "rows": rows, "note": note}
 
 

@@ -12,12 +12,33 @@ const BADGE_CLASS = {
   "open-world": "wb-badge-open-world",
 };
 
+// A server's icon is drawn only as a small data: image (workbench/tools/icons.py's rule;
+// the kernel sends no other, checked again here): an https URL is never fetched, since that
+// would tell a third party who is looking.
+const DRAWABLE_ICON =
+  /^data:image\/(png|jpeg|gif|webp|svg\+xml)(;[A-Za-z0-9.+-]+=[A-Za-z0-9.+-]+)*(;base64)?,[A-Za-z0-9!$&()*+,\-./:;=?@_~%]*$/i;
+
+function iconElement(icon) {
+  if (!icon || typeof icon !== "object") return null;
+  const light = document.body.dataset.jpThemeLight;
+  const themed = light === undefined ? undefined : icon[light === "true" ? "light" : "dark"];
+  const src = themed ?? icon.any;
+  if (typeof src !== "string" || src.length > 65536 || !DRAWABLE_ICON.test(src)) return null;
+  const img = element("img", "wb-tl-icon");
+  img.alt = "";
+  img.referrerPolicy = "no-referrer";
+  img.src = src;
+  return img;
+}
+
 function rowElement(row) {
   const item = element("li", "wb-list-row wb-tl-row");
   item.dataset.id = row.id;
   item.setAttribute("role", "option");
   item.tabIndex = -1;
   const head = element("div", "wb-list-head wb-tl-head");
+  const icon = iconElement(row.icon);
+  if (icon) head.append(icon);
   head.append(element("span", "wb-tl-id", row.id));
   if (row.title) head.append(element("span", "wb-tl-title", row.title));
   if ((row.badges || []).length) {
