@@ -25,6 +25,8 @@ if TYPE_CHECKING:
         ToolDefinition,
         tool,
     )
+    from workbench.tools.prompt_definition import prompt
+    from workbench.tools.resource_definition import resource
     from workbench.widgets.browser import ToolBrowser
 
 
@@ -40,6 +42,8 @@ _LAZY = {
     "ToolAnnotations": "workbench.tools",
     "ToolDefinition": "workbench.tools",
     "tool": "workbench.tools",
+    "resource": "workbench.tools.resource_definition",
+    "prompt": "workbench.tools.prompt_definition",
     "Registry": "workbench.registry",
     "SearchHit": "workbench.registry",
     "SearchResults": "workbench.registry",
@@ -66,6 +70,8 @@ __all__ = [
     "current",
     "get_context",
     "load_ipython_extension",
+    "prompt",
+    "resource",
     "tool",
     "unload_ipython_extension",
 ]

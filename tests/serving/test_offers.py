@@ -188,7 +188,7 @@ def test_a_handshake_era_subscriber_hears_a_re_run_cell(served: Workbench) -> No
     async def main() -> tuple[list[str], list[str]]:
         legacy = Client(handle.url, auth=handle.token, mode="legacy", message_handler=heard)
         async with legacy as client:
-            await client.session.subscribe_resource("data://greeting")  # type: ignore[arg-type]
+            await client.session.subscribe_resource("data://greeting")
             resources, prompts = offers()
             await asyncio.to_thread(served.set_owned_offers, "cell:1", resources, prompts)
             first = await _collect(heard.methods, 3)
@@ -206,7 +206,7 @@ def test_a_2026_listener_hears_a_re_run_cell(served: Workbench) -> None:
     handle = served.serve()
 
     async def main() -> list[str]:
-        async with Client(handle.url, auth=handle.token) as client:  # type: ignore[arg-type]
+        async with Client(handle.url, auth=handle.token) as client:
             heard: asyncio.Queue[str] = asyncio.Queue()
             subscribed = listen(
                 client.session,

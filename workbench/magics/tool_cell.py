@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from workbench.magics.arguments import argument, magic_arguments, parse_line
+from workbench.magics.offer_cells import offers_owner, serve_offers, split_offers
 from workbench.magics.parsing import fail, one_line, usage_errors
 from workbench.magics.views import show
 from workbench.names import LOCAL_SERVER
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
     from workbench.kernel import KernelState
+    from workbench.magics.offer_cells import Offers
     from workbench.tools.definition import ToolDefinition
 
 HINTS = {
@@ -85,6 +87,7 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
     if error is not None:
         kind = type(error).__name__
         raise fail(f"%%tool: the cell raised {kind}; no tools were registered from it.")
+    names, offers = split_offers(shell.user_ns, names)  # @resource and @prompt functions
     definitions = _definitions(shell.user_ns, names, options)
     for definition in definitions:
         if enabled is not None:
@@ -94,13 +97,13 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
         nudge = _nudge(definition)
         if nudge:
             _tip(nudge)
-    owner = _owner(state, cell_id, [definition.name for definition in definitions])
+    owner = _owner(state, cell_id, [definition.name for definition in definitions], offers)
     with usage_errors():
         change = state.workbench.set_owned_tools(owner, definitions)
     entries = change.entries
     if change.removed:
         print(f"Removed {', '.join(f'{LOCAL_SERVER}.{name}' for name in change.removed)}.")
-    if not entries:
+    if serve_offers(state, owner, offers) == 0 and not entries:
         print("This cell defines no public function, so it serves no tools.")
     from workbench.display import ToolCard
 
@@ -238,11 +241,15 @@ def _tip(text: str) -> None:
     display({"text/plain": text, "text/html": html}, raw=True)  # type: ignore[no-untyped-call]
 
 
-def _owner(state: KernelState, cell_id: str | None, names: Sequence[str]) -> str:
+def _owner(
+    state: KernelState, cell_id: str | None, names: Sequence[str], offers: Offers = ([], [])
+) -> str:
     """Which cell this is: its front-end id, else the owner of a name it defines again,
-    else a new owner named after its first tool."""
+    else a new owner named after its first tool (or resource, or prompt)."""
     if cell_id:
         return f"cell:{cell_id}"
+    if not names:
+        return offers_owner(state, offers)
     workbench = state.existing
     for name in names:
         owner = workbench.tool_owner(name) if workbench is not None else None

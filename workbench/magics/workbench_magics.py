@@ -1,4 +1,5 @@
-"""The IPython Magics class: ``%mcp`` and ``%%tool`` bound to the kernel's state.
+"""The IPython Magics class: ``%mcp``, ``%%tool``, ``%%resource`` and ``%%prompt`` bound to
+the kernel's state.
 
 Thin on purpose: ``%mcp`` hands its line to the router, ``%%tool`` to its module; every
 capability they reach is a Workbench method.
@@ -12,7 +13,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_var_expand
 
 from workbench.kernel import KernelState
-from workbench.magics import router, tool_cell
+from workbench.magics import offer_cells, router, tool_cell
 from workbench.magics.completion import make_matcher
 
 
@@ -36,6 +37,20 @@ class WorkbenchMagics(Magics):
         assert self.shell is not None
         tool_cell.tool_cell(self.state, self.shell, line, cell)
 
+    @no_var_expand
+    @cell_magic
+    def resource(self, line: str, cell: str) -> None:
+        assert self.shell is not None
+        offer_cells.resource_cell(self.state, self.shell, line, cell)
+
+    @no_var_expand
+    @cell_magic
+    def prompt(self, line: str, cell: str) -> None:
+        assert self.shell is not None
+        offer_cells.prompt_cell(self.state, self.shell, line, cell)
+
 
 WorkbenchMagics.mcp.__doc__ = router.overview()
 WorkbenchMagics.tool.__doc__ = tool_cell.tool_cell.__doc__
+WorkbenchMagics.resource.__doc__ = offer_cells.resource_cell.__doc__
+WorkbenchMagics.prompt.__doc__ = offer_cells.prompt_cell.__doc__
