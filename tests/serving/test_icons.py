@@ -8,6 +8,9 @@ from fastmcp import FastMCP
 from mcp.types import Icon as McpIcon
 
 from tests.serving.conftest import Outside
+from workbench.display import ServerTable
+from workbench.display.schemas import validator_for_def
+from workbench.lab.state import state_document
 from workbench.session import Workbench
 from workbench.tools import tool
 from workbench.tools.icons import Icon, shown_icon
@@ -48,3 +51,21 @@ def test_the_registry_keeps_a_connected_servers_tool_icons(wb: Workbench) -> Non
     entry = wb.registry.get("iconic.ping")
     assert entry.icons == (Icon(REMOTE, theme="dark"), Icon(PNG, mime_type="image/png"))
     assert shown_icon(entry.icons, "dark") == PNG  # the https icon is never the one drawn
+
+
+@pytest.mark.integration
+def test_a_connected_servers_own_icons_are_kept_and_shown_only_when_drawable(
+    wb: Workbench,
+) -> None:
+    server = FastMCP("badged", icons=[McpIcon(src=REMOTE), McpIcon(src=PNG, theme="light")])
+    wb.connect("badged", server=server)
+    [info] = [info for info in wb.servers() if info.name == "badged"]
+    assert info.icons == (Icon(REMOTE), Icon(PNG, theme="light"))
+    assert info.drawable_icons(65536) == {"any": PNG}
+    table = ServerTable(wb.servers())
+    assert table.to_json()["servers"][0]["icon"] == {"any": PNG}
+    assert f'src="{PNG}"' in table.to_html() and REMOTE not in table.to_html()
+    state = state_document(wb, None)
+    check = validator_for_def("sidebar", "reply")
+    assert not [error.message for error in check.iter_errors(state)]
+    assert [row.get("icon") for row in state["servers"]] == [{"any": PNG}]

@@ -173,8 +173,11 @@ class ServerTable(TableView):
 
     def __init__(self, infos: Iterable[ServerRow], *, hints: Sequence[str] = ()) -> None:
         listed = list(infos)
+        budget = IconBudget()  # a row's ``icons``, when it has some (ServerInfo does)
+        icons = [budget.take(getattr(info, "icons", ())) for info in listed]
         self._servers = [
             {
+                **({"icon": dict(shown)} if shown else {}),
                 "name": info.name,
                 "transport": info.transport,
                 "target": mask_text(info.target),
@@ -183,16 +186,16 @@ class ServerTable(TableView):
                 "lastError": mask_text(first_line(info.last_error)) or None,
                 "ping": info.ping,
             }
-            for info in listed
+            for info, shown in zip(listed, icons, strict=True)
         ]
         self._hints = list(hints)
         pinged = any(info.ping is not None for info in listed)
         if pinged:
             self.headers = (*self.headers[:5], "ping", *self.headers[5:])
         rows = []
-        for info in listed:
+        for info, shown in zip(listed, icons, strict=True):
             row = [
-                Cell(info.name, "accent", mono=True),
+                Cell(info.name, "accent", mono=True, icons=shown),
                 Cell(info.transport),
                 Cell(mask_text(info.target), mono=True),
                 Cell(info.status, status_tone(info.status)),

@@ -44,6 +44,7 @@ def state_document(workbench: Workbench | None, served: dict[str, Any] | None) -
             "transport": info.transport,
             "tools": info.tool_count,
             "error": one_line(mask_text(info.last_error)) if info.last_error else None,
+            **_icon(info.drawable_icons(ICON_CHARS)),
         }
         for info in workbench.servers()
     ]
@@ -104,9 +105,8 @@ def search_document(registry: Registry, query: str, limit: int = 40) -> dict[str
 
 def _hit(entry: ToolEntry) -> dict[str, Any]:
     annotations = entry.annotations
-    icon = entry.drawable_icons(ICON_CHARS)
     return {
-        **({"icon": icon} if icon else {}),
+        **_icon(entry.drawable_icons(ICON_CHARS)),
         "id": entry.id,
         "server": entry.server,
         "name": entry.name,
@@ -115,6 +115,11 @@ def _hit(entry: ToolEntry) -> dict[str, Any]:
         "readOnly": bool(annotations and annotations.read_only_hint),
         "destructive": bool(annotations and annotations.destructive_hint),
     }
+
+
+def _icon(shown: dict[str, str]) -> dict[str, Any]:
+    """The ``icon`` field of a hit or server row: present only when one may be drawn."""
+    return {"icon": shown} if shown else {}
 
 
 def _first_paragraph(text: str) -> str:

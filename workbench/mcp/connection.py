@@ -37,6 +37,7 @@ from workbench.mcp.roots import refused_path_note
 from workbench.mcp.transports import make_transport, read_stderr_tail
 from workbench.mcp.warm_up import warm_up_result_validation
 from workbench.registry.call_input import timeout_problem
+from workbench.tools.icons import Icon, icons_of
 from workbench.tools.schema import ErrorKind, Observation
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
@@ -101,6 +102,8 @@ class Connection:
         self.last_error: str | None = None
         self.tools: list[Any] = []
         self.instructions: str | None = None
+        self.icons: tuple[Icon, ...] = ()
+        """The server's icons (its serverInfo), kept as data (``workbench/tools/icons.py``)."""
         self.log_level = log_level
         self.stderr_log: Path | None = None
         self._on_tools = on_tools
@@ -140,6 +143,7 @@ class Connection:
             self._client = self._make_client()
             await asyncio.wait_for(self._client.__aenter__(), self._start_limit())
             self.instructions = self._client.instructions
+            self.icons = icons_of(getattr(self._client.server_info, "icons", None))
             # Listen before listing: no change after the listing goes unheard.
             limit = self.spec.connect_timeout
             self._listening = await start_listening(

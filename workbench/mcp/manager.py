@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from workbench.config.spec import ServerSpec
 from workbench.errors import ServerSpecError, UnknownServerError
@@ -21,6 +21,7 @@ from workbench.mcp.quiet import LibraryRecord
 from workbench.names import check_server_name
 from workbench.registry import Registry
 from workbench.secrets import mask_text
+from workbench.tools.icons import Icon, shown_icons
 
 REFUSED = "config"
 """The transport of a server whose settings never made a connection (a wrong config entry)."""
@@ -39,6 +40,12 @@ class ServerInfo:
     instructions: str | None
     ping: float | None = None
     """Seconds a ping took, when asked for (``Workbench.servers(ping=True)``)."""
+    icons: tuple[Icon, ...] = field(default=(), repr=False)
+    """The server's icons as its serverInfo lists them, kept as data."""
+
+    def drawable_icons(self, max_chars: int) -> dict[str, str]:
+        """The icon a view may draw, by theme (``workbench/tools/icons.py``'s rule)."""
+        return shown_icons(self.icons, max_chars)
 
 
 class ConnectionManager:
@@ -210,4 +217,5 @@ def _info(connection: Connection) -> ServerInfo:
         tool_count=len(connection.tools) if connection.status is not Status.FAILED else 0,
         last_error=connection.last_error,
         instructions=connection.instructions,
+        icons=connection.icons,
     )

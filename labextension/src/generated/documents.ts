@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: 2420c81ac2680cf43212658d95382b7711215e1b4ce9f31a826f020e0a21634d
+ * schemas-sha256: c7f5aafc2b2381ff178faa97beaacac873d22b86012b84f6636c23a50c32bf93
  */
 
 /**
@@ -449,6 +449,24 @@ export interface ServerRow {
    * Seconds its last ping took, or null when it was not pinged.
    */
   ping: number | null;
+  icon?: ServerIcon;
+}
+/**
+ * The server's icon (its serverInfo) that may be drawn, as an <img> (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
+ */
+export interface ServerIcon {
+  /**
+   * A data: URI of an image.
+   */
+  any: string;
+  /**
+   * A data: URI of an image.
+   */
+  light?: string;
+  /**
+   * A data: URI of an image.
+   */
+  dark?: string;
 }
 /**
  * The document under application/vnd.workbench.table+json (every TableView but the server table, display/tables.py and the listings, workspace and event tables): titled rows of toned cells, and notes under them; the kernel already shortened and masked each cell. Version 1, only ever grown additively.

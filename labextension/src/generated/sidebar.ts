@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/sidebar.schema.json by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: 2420c81ac2680cf43212658d95382b7711215e1b4ce9f31a826f020e0a21634d
+ * schemas-sha256: c7f5aafc2b2381ff178faa97beaacac873d22b86012b84f6636c23a50c32bf93
  */
 
 /**
@@ -14,13 +14,13 @@ export type SidebarMessage = SidebarReply | SidebarRequest;
  */
 export type SidebarReply = SidebarState | SidebarResults | SidebarTemplate | SidebarError;
 /**
- * The request's number, echoed in its reply so the panel drops stale answers.
- */
-export type SequenceNumber = number;
-/**
  * A data: URI of an image.
  */
 export type HitIconSrc = string;
+/**
+ * The request's number, echoed in its reply so the panel drops stale answers.
+ */
+export type SequenceNumber = number;
 /**
  * `call` for a `%mcp call` cell, `browse` for a `%mcp browse` cell.
  */
@@ -76,6 +76,15 @@ export interface SidebarServer {
    * Its last error on one line, secrets masked, or null.
    */
   error: string | null;
+  icon?: SidebarIcon;
+}
+/**
+ * A tool's or server's icon that may be drawn, as an <img> (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
+ */
+export interface SidebarIcon {
+  any: HitIconSrc;
+  light?: HitIconSrc;
+  dark?: HitIconSrc;
 }
 /**
  * What `%mcp serve` serves now: never the token, only how it is guarded.
@@ -166,15 +175,7 @@ export interface SidebarSearchHit {
    * Whether it says it may destroy.
    */
   destructive: boolean;
-  icon?: SidebarToolIcon;
-}
-/**
- * The tool's icon that may be drawn, as an <img> (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
- */
-export interface SidebarToolIcon {
-  any: HitIconSrc;
-  light?: HitIconSrc;
-  dark?: HitIconSrc;
+  icon?: SidebarIcon;
 }
 /**
  * A ready-to-run cell for a tool, which the panel inserts below the active cell.

@@ -4,6 +4,7 @@
  * Server targets arrive masked by the kernel; nothing here unmasks or adds anything.
  */
 import { el, fallback, isDocument, line, list, note, record, tableCell, text } from './dom';
+import { iconNode } from './icon';
 import type {
   ParameterRow as IParameterRow,
   ServerRow as IServerRowDoc,
@@ -130,8 +131,13 @@ export function renderServers(doc: unknown): HTMLElement {
   headers.push('last error');
   const rows = servers.map(row => {
     const status = text(row.status);
+    const name = el('span', 'jp-wb-mono jp-wb-tone-accent', text(row.name));
+    const icon = iconNode(row.icon);
+    if (icon) {
+      name.prepend(icon);
+    }
     const cells = [
-      el('span', 'jp-wb-mono jp-wb-tone-accent', text(row.name)),
+      name,
       el('span', '', text(row.transport)),
       el('span', 'jp-wb-mono', text(row.target)),
       el('span', `jp-wb-server-status jp-wb-tone-${STATUS_TONE[status] ?? 'error'}`, status),

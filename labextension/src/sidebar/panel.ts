@@ -164,6 +164,10 @@ export class SidebarPanel extends Widget {
     const dot = el('span', `jp-wb-sidebar-dot jp-wb-status-${row.status}`);
     dot.title = row.status;
     const name = el('span', 'jp-wb-sidebar-server-name', row.name);
+    const icon = iconNode(row.icon);
+    if (icon) {
+      name.prepend(icon);
+    }
     const tools = `${row.tools} tool${row.tools === 1 ? '' : 's'}`;
     const meta = el('span', 'jp-wb-sidebar-meta', `${row.status} · ${tools} · ${row.transport}`);
     const top = el('div', 'jp-wb-sidebar-server-line');
