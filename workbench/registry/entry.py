@@ -2,6 +2,13 @@
 
 "Deferred" inside the process means the argument validator and the Action model are built
 on the first call of that tool, not when a server lists a thousand of them.
+
+Nulls. A ``null`` (Python ``None``) for a parameter that is not required, where the schema
+does not take null there, means "not given": it is dropped before the arguments are judged
+and sent, so the server gets the call its schema allows (and a notebook tool its default).
+MCP reads it so too: SEP-2243 has a client omit the ``Mcp-Param-*`` header of a null argument
+as of an absent one. A null the schema takes (``"type": ["boolean", "null"]``, an ``anyOf``
+with null) is sent as is; a null for a required parameter is still refused.
 """
 
 from __future__ import annotations
@@ -136,12 +143,29 @@ class ToolEntry:
         model: type[Action] = create_model(f"{camel}Action", __base__=SchemaAction)
         return model
 
+    def sendable(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The arguments as they are judged and sent: without a null the schema refuses for
+        a parameter that is not required (the module's rule on nulls)."""
+        values = dict(arguments)
+        if self.validator is None or not any(value is None for value in values.values()):
+            return values
+        required = self.input_schema.get("required")
+        needed = set(required) if isinstance(required, list) else set()
+        refused = {
+            error.instance_path[0]
+            for error in self.validator.iter_errors(values)
+            if len(error.instance_path) == 1
+            and error.instance_path[0] not in needed
+            and values.get(error.instance_path[0], False) is None
+        }
+        return {key: value for key, value in values.items() if key not in refused}
+
     def problems(self, arguments: Mapping[str, Any]) -> list[Problem]:
         """Every way the arguments break the input schema, as ``(field, why)`` pairs whose
         ``why`` is a sentence for people (``problems.py``)."""
         if self.validator is None:
             return [] if self._refused is None else [self._refused]
-        return problems_of(self.validator.iter_errors(dict(arguments)))
+        return problems_of(self.validator.iter_errors(self.sendable(arguments)))
 
     def action_from_arguments(self, arguments: Mapping[str, Any] | None) -> Action:
         """Validate arguments into an Action, or raise naming every bad field.
@@ -149,7 +173,7 @@ class ToolEntry:
         The schema's validator judges every tool, notebook tools too, so a call and the
         browser's form never disagree (pydantic's lax mode would take ``"5"`` for an
         integer the form calls wrong); a definition's own model then builds the Action."""
-        values = dict(arguments or {})
+        values = self.sendable(arguments or {})
         problems = self.problems(values)
         if problems:
             raise InvalidArgumentsError(self.id, problems)
