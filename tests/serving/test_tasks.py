@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from tests.serving.task_client import TASKS, TaskClient
+from workbench.features.asking import ElicitationRequest
+from workbench.serving.questions import current_asker
 from workbench.serving.tool_context import get_context
 from workbench.session import Workbench
 from workbench.tools.from_function import tool
@@ -40,6 +42,18 @@ def fails() -> str:
     raise RuntimeError("no luck")
 
 
+@tool(task=True)
+async def confirm(filename: str) -> str:
+    """Ask before deleting (through whoever called: here, the task's client)."""
+    asker = current_asker()
+    assert asker is not None
+    schema = {"type": "object", "properties": {"confirm": {"type": "boolean"}}}
+    answer = await asker(ElicitationRequest("notebook", f"Delete {filename}?", schema))
+    if answer.action == "accept" and (answer.content or {}).get("confirm"):
+        return f"deleted {filename}"
+    return f"kept {filename} ({answer.action})"
+
+
 @tool
 def greet(name: str) -> str:
     """Say hello."""
@@ -53,7 +67,7 @@ def bare(result: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture
 def client(wb: Workbench) -> Iterator[TaskClient]:
-    wb.add_tools(slow, fails, greet)
+    wb.add_tools(slow, fails, confirm, greet)
     handle = wb.serve()
     made = TaskClient(handle.url, handle.token)
     yield made
@@ -141,3 +155,33 @@ def test_the_extension_is_advertised_only_while_a_tool_runs_as_a_task(wb: Workbe
         assert extensions == {TASKS: {}}
     finally:
         client.close()
+
+
+def test_a_task_method_whose_mcp_name_header_is_another_task_is_refused(
+    client: TaskClient,
+) -> None:
+    task_id = client.call("slow", {"seconds": 0})["taskId"]
+    refused = client.send("tasks/get", {"taskId": task_id}, {"Mcp-Name": "another-task"})
+    assert refused["error"]["code"] == -32020
+    assert client.send("tasks/get", {"taskId": task_id})["result"]["taskId"] == task_id
+
+
+def test_a_question_makes_the_task_input_required_until_tasks_update_answers(
+    client: TaskClient,
+) -> None:
+    task_id = client.call("confirm", {"filename": "a.txt"})["taskId"]
+    asking = client.until(task_id, {"input_required"})
+    assert asking["status"] == "input_required"
+    assert asking["statusMessage"] == "Delete a.txt?"
+    [(key, wanted)] = asking["inputRequests"].items()
+    assert wanted["method"] == "elicitation/create"
+    assert wanted["params"]["requestedSchema"]["properties"] == {"confirm": {"type": "boolean"}}
+    # An unknown key is ignored; the right one resumes the tool.
+    ack = client.result("tasks/update", {"taskId": task_id, "inputResponses": {"nope": {}}})
+    assert bare(ack) == {"resultType": "complete"}
+    assert client.get(task_id)["status"] == "input_required"
+    answer = {key: {"action": "accept", "content": {"confirm": True}}}
+    client.result("tasks/update", {"taskId": task_id, "inputResponses": answer})
+    done = client.until(task_id, set())
+    assert done["status"] == "completed", done
+    assert done["result"]["content"][0]["text"] == "deleted a.txt"

@@ -38,6 +38,7 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY, CallToolRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, Field
 
+from workbench.bridge import send_to_loop
 from workbench.features.asking import ElicitationAnswer, ElicitationRequest
 from workbench.features.tasks import MISSING_CAPABILITY, TASKS_EXTENSION, TaskState, now_iso
 from workbench.names import LOCAL_SERVER
@@ -99,6 +100,8 @@ class Running:
     def __init__(self, state: TaskState) -> None:
         self.state = state
         self.job: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The loop the task runs on (the bridge's), where its questions wait."""
         self.waiting: dict[str, asyncio.Future[ElicitationAnswer]] = {}
         self._keys = itertools.count(1)
         self.expires = time.monotonic() + (state.ttl_ms or 0) / 1000
@@ -109,7 +112,13 @@ class Running:
 
     async def ask(self, request: ElicitationRequest) -> ElicitationAnswer:
         """The tool's question as an ``inputRequest`` (a key never reused), the task
-        ``input_required`` until ``tasks/update`` answers it."""
+        ``input_required`` until ``tasks/update`` answers it. Asked from another loop (a
+        tool's own), the question still waits on the task's loop, where answers arrive."""
+        if self.loop is None or asyncio.get_running_loop() is self.loop:
+            return await self._ask(request)
+        return await asyncio.wrap_future(send_to_loop(self.loop, self._ask(request)))
+
+    async def _ask(self, request: ElicitationRequest) -> ElicitationAnswer:
         key = f"elicit-{next(self._keys)}"
         answer: asyncio.Future[ElicitationAnswer] = asyncio.get_running_loop().create_future()
         self.waiting[key] = answer
@@ -231,6 +240,7 @@ class NotebookTasks(ServerExtension):
         )
         running = Running(state)
         self.tasks[state.task_id] = running  # known before the CreateTaskResult goes out
+        running.loop = asyncio.get_running_loop()
         running.job = asyncio.ensure_future(self._run(running, tool, arguments))
         return running
 
@@ -271,6 +281,11 @@ class NotebookTasks(ServerExtension):
     def _find(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> Running:
         if not declared(ctx):
             raise missing_capability()
+        headers = getattr(ctx.request, "headers", None)
+        named = headers.get("mcp-name") if headers is not None else None
+        if named is not None and named != task_id:  # SEP-2243: routed by the header
+            message = f"The Mcp-Name header ({named!r}) is not the params' taskId."
+            raise MCPError(code=mcp_types.HEADER_MISMATCH, message=message)
         self._forget_expired()
         running = self.tasks.get(task_id)
         if running is None:

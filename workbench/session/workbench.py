@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from workbench.bridge import Bridge
 from workbench.config import read_specs
@@ -45,6 +45,8 @@ from workbench.session.logs import LogCallback, ServerLogs
 from workbench.session.notebook_offers import NotebookOffers
 from workbench.session.offerings import Offerings
 from workbench.session.signing import Signing
+from workbench.session.task_calls import Tasks
+from workbench.session.tasks import TaskHandle
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import tool as make_tool
 from workbench.tools.schema import ErrorKind, Observation
@@ -68,7 +70,7 @@ class ToolChange:
     removed: list[str]
 
 
-class Workbench(ServerLogs, Offerings, NotebookOffers, Signing):
+class Workbench(ServerLogs, Offerings, NotebookOffers, Signing, Tasks):
     """Connections to MCP servers, every tool in one registry, and a history of calls."""
 
     def __init__(self, *, log_level: str = "info") -> None:
@@ -265,6 +267,20 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Signing):
 
     # -- calls --------------------------------------------------------------------------
 
+    @overload
+    def call(
+        self, tool_id: str, arguments: Mapping[str, Any] | None = None, *,
+        timeout: float | None = None, on_progress: ProgressCallback | None = None,
+        on_log: LogCallback | None = None, task: Literal[False] = False,
+    ) -> Observation: ...  # fmt: skip
+
+    @overload
+    def call(
+        self, tool_id: str, arguments: Mapping[str, Any] | None = None, *,
+        timeout: float | None = None, on_progress: ProgressCallback | None = None,
+        on_log: LogCallback | None = None, task: Literal[True],
+    ) -> TaskHandle | Observation: ...  # fmt: skip
+
     def call(
         self,
         tool_id: str,
@@ -273,15 +289,34 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Signing):
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
         on_log: LogCallback | None = None,
-    ) -> Observation:
+        task: bool = False,
+    ) -> TaskHandle | Observation:
         """Call a tool by ``server.tool`` id (or unique bare name); never raises for a
         failed call: the Observation says what went wrong.
 
         ``on_progress(progress, total, message)`` follows the call's progress; ``on_log``
         gets the log records the tool's server sends while the call runs (that server's
-        only). Both are called on the bridge thread.
+        only). Both are called on the bridge thread. ``task=True``: start it as a task on a
+        server that offers tasks and return its TaskHandle at once (``handle.result()``
+        waits; an Observation when the server answered at once anyway).
         """
+        if task:
+            return self._run(self._start_task(tool_id, arguments))
         return self._run(self._call(tool_id, arguments, timeout, on_progress, on_log))
+
+    @overload
+    async def acall(
+        self, tool_id: str, arguments: Mapping[str, Any] | None = None, *,
+        timeout: float | None = None, on_progress: ProgressCallback | None = None,
+        on_log: LogCallback | None = None, task: Literal[False] = False,
+    ) -> Observation: ...  # fmt: skip
+
+    @overload
+    async def acall(
+        self, tool_id: str, arguments: Mapping[str, Any] | None = None, *,
+        timeout: float | None = None, on_progress: ProgressCallback | None = None,
+        on_log: LogCallback | None = None, task: Literal[True],
+    ) -> TaskHandle | Observation: ...  # fmt: skip
 
     async def acall(
         self,
@@ -291,9 +326,12 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Signing):
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
         on_log: LogCallback | None = None,
-    ) -> Observation:
+        task: bool = False,
+    ) -> TaskHandle | Observation:
         """``call`` for ``await``: the kernel's loop keeps running while the call does."""
         self._check_open()
+        if task:
+            return await self._bridge.arun(self._start_task(tool_id, arguments))
         return await self._bridge.arun(self._call(tool_id, arguments, timeout, on_progress, on_log))
 
     def submit(
@@ -441,9 +479,11 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Signing):
             if entry.server != LOCAL_SERVER:
                 return await call
             # A notebook tool a sync call displaced: its timeout says to await it instead.
+            # Its questions go to the Workbench's answer chain, unless its caller answers.
             from workbench.serving.notebook_server import explain_timeout, noting_displaced
+            from workbench.session.tool_questions import answered_here
 
-            with noting_displaced() as displaced:
+            with noting_displaced() as displaced, answered_here(self._answers, entry.name):
                 observation = await call
             return await explain_timeout(observation, displaced)
         message = f"{entry.id} belongs to {entry.server!r}, which is not connected."
