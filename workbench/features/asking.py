@@ -25,6 +25,8 @@ class ElicitationRequest:
     url: str | None = None
     tool: str | None = None
     """The tool whose call asked, when the workbench knows it."""
+    key: str | None = None
+    """The name the asking tool gave the question (a 2026-07-28 ``inputRequests`` key)."""
 
     @property
     def fields(self) -> list[str]:

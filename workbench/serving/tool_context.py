@@ -1,4 +1,4 @@
-"""What a notebook tool tells its caller while it runs: progress and log messages.
+"""What a notebook tool tells its caller while it runs (progress, log messages) and asks it.
 
 ``get_context()`` inside a notebook tool returns the running call's :class:`ToolContext`. The
 same code works whoever called: from the notebook the progress and log lines show in the
@@ -9,6 +9,14 @@ function, outside any call, the context is silent, so a tool stays an ordinary f
 A tool may run in a worker thread or on the kernel's loop, while the MCP session lives on the
 bridge loop: each report is handed to that loop, and the call's answer waits for the reports
 sent before it, so a client never sees progress after the result.
+
+``elicit(message, schema)`` / ``elicit_url(message, url)`` ask whoever called (the asker the
+call was started with, ``serving/questions.py``): a sync tool blocks its worker thread until
+the answer comes, an async tool awaits it (``await get_context().elicit(...)``). Called as a
+plain function, or by a caller who cannot answer, they raise ``NoOneToAsk``: a question
+nobody can answer is a mistake to see, not a silent decline. ``sample(...)`` asks the caller
+for a language model's reply where sampling still exists (a handshake-era client, the
+notebook's ``wb.on_sampling``); MCP 2026-07-28 deprecates it (SEP-2577).
 """
 
 from __future__ import annotations
@@ -22,24 +30,48 @@ from contextvars import ContextVar
 from typing import Any
 
 from workbench.bridge import send_to_loop
+from workbench.features.asking import ElicitationRequest, SamplingMessage, SamplingRequest
 from workbench.mcp.quiet import quiet_logging_deprecation
+from workbench.names import LOCAL_SERVER
+from workbench.serving.forms import Form
+from workbench.serving.questions import (
+    Asker,
+    NoOneToAsk,
+    Sampler,
+    SamplingReply,
+    current_asker,
+    current_sampler,
+)
 
 LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 """MCP's log levels (RFC 5424's, lowest first)."""
 
 _current: ContextVar[ToolContext | None] = ContextVar("workbench_tool_context", default=None)
+SAMPLING_GONE = (
+    "sampling is deprecated in MCP 2026-07-28 (SEP-2577) and this caller offers none; "
+    "ask with get_context().elicit(...) instead"
+)
 
 
 class ToolContext:
     """The running call of a notebook tool, as the tool sees it."""
 
     def __init__(
-        self, tool: str = "", request: Any = None, loop: asyncio.AbstractEventLoop | None = None
+        self,
+        tool: str = "",
+        request: Any = None,
+        loop: asyncio.AbstractEventLoop | None = None,
+        *,
+        asker: Asker | None = None,
+        sampler: Sampler | None = None,
     ) -> None:
         self.tool = tool
         self._request = request  # fastmcp's Context of the call, None when silent
         self._loop = loop
+        self._asker = asker
+        self._sampler = sampler
         self._sent: list[concurrent.futures.Future[Any]] = []
+        self._asking: set[concurrent.futures.Future[Any]] = set()
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -77,6 +109,97 @@ class ToolContext:
     def error(self, message: str) -> None:
         self.log(message, "error")
 
+    # -- questions to the caller ----------------------------------------------------------
+
+    def elicit(self, message: str, schema: Any, *, key: str | None = None) -> Any:
+        """Ask the caller to fill in a form: ``schema`` is a JSON Schema object of flat
+        properties, or a type (``bool``, a dataclass...). Returns an :class:`Answer`
+        (``action``, ``content``, ``value``); in an async tool, ``await`` it. ``key`` names
+        the question for a 2026-07-28 client (its ``inputRequests`` key)."""
+        form = Form.of(schema)
+        request = self._question(message, schema=form.schema, key=key)
+        return self._ask(self._asker_or_raise(), request, form.answer)
+
+    def elicit_url(self, message: str, url: str, *, key: str | None = None) -> Any:
+        """Ask the caller to open ``url`` (sign-in, payment: nothing passes through the
+        client); the Answer says whether they agreed. In an async tool, ``await`` it."""
+        request = self._question(message, mode="url", url=str(url), key=key)
+        return self._ask(self._asker_or_raise(), request, lambda answer: Form({}).answer(answer))
+
+    def sample(
+        self,
+        messages: str | list[str],
+        *,
+        system_prompt: str | None = None,
+        max_tokens: int = 100,
+        temperature: float | None = None,
+    ) -> Any:
+        """Ask the caller for a language model's reply to ``messages`` (user turns); returns
+        a SamplingReply (``text``, ``model``). In an async tool, ``await`` it."""
+        if self._sampler is None:
+            raise NoOneToAsk(f"{self.tool or 'This tool'} cannot sample: {SAMPLING_GONE}.")
+        turns = [messages] if isinstance(messages, str) else list(messages)
+        request = SamplingRequest(
+            server=self._server(),
+            messages=[
+                SamplingMessage("user", text, {"type": "text", "text": text}) for text in turns
+            ],
+            system_prompt=system_prompt,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            tool=self.tool,
+        )
+        return self._ask(self._sampler, request, _same)
+
+    def _asker_or_raise(self) -> Asker:
+        if self._asker is not None:
+            return self._asker
+        if not self.active:
+            raise NoOneToAsk(
+                "get_context().elicit() asks the caller of a tool call; called as a plain "
+                "function there is no caller to ask."
+            )
+        raise NoOneToAsk(f"Whoever called {self.tool} cannot answer questions.")
+
+    def _question(self, message: str, **fields: Any) -> ElicitationRequest:
+        return ElicitationRequest(
+            server=self._server(), message=str(message), tool=self.tool, **fields
+        )
+
+    def _server(self) -> str:
+        return LOCAL_SERVER
+
+    def _ask(self, ask: Any, request: Any, read: Any) -> Any:
+        """Hand ``ask(request)`` to the call's loop; block for it in a worker thread, or
+        give an awaitable where a loop runs (an async tool)."""
+        if self._loop is None:  # pragma: no cover - an asker always comes with a call
+            raise NoOneToAsk("This tool is not in a call.")
+        future = send_to_loop(self._loop, ask(request))
+        with self._lock:
+            self._asking.add(future)
+        future.add_done_callback(self._asked)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return read(future.result())
+
+        async def answered() -> Any:
+            return read(await asyncio.wrap_future(future))
+
+        return answered()
+
+    def _asked(self, future: concurrent.futures.Future[Any]) -> None:
+        with self._lock:
+            self._asking.discard(future)
+
+    def stop_asking(self) -> None:
+        """The call ended: a question still waiting (a tool thread the call left behind)
+        is cancelled, so that thread stops waiting."""
+        with self._lock:
+            waiting, self._asking = self._asking, set()
+        for future in waiting:
+            future.cancel()
+
     async def sent(self) -> None:
         """Wait (on the bridge loop) until every report made so far has gone out."""
         with self._lock:
@@ -103,9 +226,20 @@ def serving(tool: str, request: Any) -> Iterator[ToolContext]:
     """Make ``get_context()`` answer for the call of ``tool`` in this context and the threads
     and tasks it starts; ``request`` is fastmcp's Context of the call (None: silent)."""
     quiet_logging_deprecation()  # FastMCP's log reports would warn into a cell
-    context = ToolContext(tool, request, asyncio.get_running_loop())
+    context = ToolContext(
+        tool,
+        request,
+        asyncio.get_running_loop(),
+        asker=current_asker(),
+        sampler=current_sampler(),
+    )
     token = _current.set(context)
     try:
         yield context
     finally:
         _current.reset(token)
+        context.stop_asking()
+
+
+def _same(reply: SamplingReply) -> SamplingReply:
+    return reply

@@ -479,7 +479,6 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Signing, Tasks):
             if entry.server != LOCAL_SERVER:
                 return await call
             # A notebook tool a sync call displaced: its timeout says to await it instead.
-            # Its questions go to the Workbench's answer chain, unless its caller answers.
             from workbench.serving.notebook_server import explain_timeout, noting_displaced
             from workbench.session.tool_questions import answered_here
 
