@@ -51,6 +51,8 @@ def test_no_hostile_or_remote_or_oversize_src_is_ever_drawn(src: str) -> None:
 def test_small_data_images_are_drawn_and_a_non_image_declared_type_is_not() -> None:
     assert shown_icon([Icon(PNG)]) == PNG
     assert shown_icon([Icon(SVG)]) == SVG
+    for kind in ("jpeg", "jpg", "gif", "webp"):  # MCP: clients MUST take png, jpeg and jpg
+        assert drawable(Icon(f"data:image/{kind};base64,AAAA"))
     assert shown_icon([Icon("data:image/svg+xml,%3Csvg%2F%3E")]) is not None
     assert shown_icon([Icon(PNG, mime_type="text/html")]) is None
     just_fits = "data:image/png;base64," + "A" * (MAX_ICON_CHARS - 24)

@@ -30,8 +30,11 @@ from workbench.errors import ToolDefinitionError
 
 Theme = Literal["light", "dark"]
 THEMES: tuple[Theme, ...] = ("light", "dark")
-IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"})
-"""The mime types an icon may be drawn as."""
+IMAGE_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp", "image/svg+xml"}
+)
+"""The mime types an icon may be drawn as: what MCP says a client MUST (png, jpeg, jpg) and
+SHOULD (svg+xml, webp) support, and gif."""
 SUFFIX_TYPES = {
     ".png": "image/png",
     ".jpg": "image/jpeg",

@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: c7f5aafc2b2381ff178faa97beaacac873d22b86012b84f6636c23a50c32bf93
+ * schemas-sha256: a1d82f1fb10d81f4a592d03222faead4d82d5c34c1e51ff11c5f57eb92dd51da
  */
 
 /**

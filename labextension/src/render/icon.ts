@@ -11,7 +11,7 @@ import { el, record } from './dom';
 export const MAX_ICON_CHARS = 65536;
 
 const DRAWABLE =
-  /^data:image\/(png|jpeg|gif|webp|svg\+xml)(;[A-Za-z0-9.+-]+=[A-Za-z0-9.+-]+)*(;base64)?,[A-Za-z0-9!$&()*+,\-./:;=?@_~%]*$/i;
+  /^data:image\/(png|jpe?g|gif|webp|svg\+xml)(;[A-Za-z0-9.+-]+=[A-Za-z0-9.+-]+)*(;base64)?,[A-Za-z0-9!$&()*+,\-./:;=?@_~%]*$/i;
 
 /** Whether `src` may be an `<img>`'s source: a small data: image URI and nothing else. */
 export function drawableIcon(src: unknown): src is string {

@@ -16,7 +16,7 @@ const BADGE_CLASS = {
 // the kernel sends no other, checked again here): an https URL is never fetched, since that
 // would tell a third party who is looking.
 const DRAWABLE_ICON =
-  /^data:image\/(png|jpeg|gif|webp|svg\+xml)(;[A-Za-z0-9.+-]+=[A-Za-z0-9.+-]+)*(;base64)?,[A-Za-z0-9!$&()*+,\-./:;=?@_~%]*$/i;
+  /^data:image\/(png|jpe?g|gif|webp|svg\+xml)(;[A-Za-z0-9.+-]+=[A-Za-z0-9.+-]+)*(;base64)?,[A-Za-z0-9!$&()*+,\-./:;=?@_~%]*$/i;
 
 function iconElement(icon) {
   if (!icon || typeof icon !== "object") return null;
