@@ -51,6 +51,13 @@ HINTS = {
 @argument("--open-world", action="store_true", help="It reaches outside systems.")
 @argument("--tags", action="append", default=[], metavar="TAG[,TAG...]", help="Tags.")
 @argument(
+    "--icon",
+    action="append",
+    default=[],
+    metavar="SRC",
+    help="An icon: a data: URI, an https URL or a local image file (read now); repeatable.",
+)
+@argument(
     "--enabled",
     metavar="EXPR",
     help="A Python expression, evaluated in the notebook whenever the tools are served "
@@ -79,7 +86,7 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
     if options and len(names) != 1:
         listed = f" ({', '.join(names)})" if names else ""
         raise fail(
-            f"%%tool: --name, --title, --description, the hints and --tags apply to a cell "
+            f"%%tool: --name, --title, --description, the hints, --tags and --icon apply to a cell "
             f"that defines one function; this one defines {len(names)}{listed}."
         )
     result = _run_body(shell, cell)
@@ -158,6 +165,8 @@ def _options(args: Namespace) -> dict[str, Any]:
     tags = [tag.strip() for given in args.tags for tag in given.split(",") if tag.strip()]
     if tags:
         options["tags"] = tags
+    if args.icon:
+        options["icons"] = list(args.icon)
     return options
 
 
