@@ -33,6 +33,7 @@ from workbench.magics.commands import (
     search,
     serve,
     servers,
+    tasks,
     tools,
 )
 from workbench.magics.parsing import fail, one_line, usage_errors
@@ -102,6 +103,7 @@ COMMANDS: dict[str, Command] = {
         Command("prompts", prompts.prompts),
         Command("prompt", prompt.prompt),
         Command("history", history.history),
+        Command("tasks", tasks.tasks),
         Command("browse", browse.browse),
         Command("export", export.export),
         Command("load-workspace", load_workspace.load_workspace),

@@ -74,6 +74,13 @@ class TaskHandle:
         """Ask the server to cancel the task (cooperative: it may still finish)."""
         self._book.run(self._book.cancel(self))
 
+    def _repr_mimebundle_(
+        self, include: object = None, exclude: object = None
+    ) -> tuple[dict[str, str], dict[str, Any]]:
+        """Shown as its one line, with the task kept in the output's metadata."""
+        hint = f"wb.task({self.id!r}).result() or %mcp tasks --result {self.id} waits for it."
+        return {"text/plain": f"{self!r}\n{hint}"}, self.metadata()
+
     def __repr__(self) -> str:
         message = self.state.status_message if self.state is not None else None
         said = f": {message}" if message else ""

@@ -16,6 +16,7 @@ from workbench.magics.views import show
 if TYPE_CHECKING:
     from workbench.kernel import KernelState
     from workbench.registry import ToolEntry
+    from workbench.session.tasks import TaskHandle
     from workbench.tools.schema import Observation
 
 _JSON_WORD = "\x00json:{}"
@@ -31,7 +32,12 @@ _JSON_WORD = "\x00json:{}"
     help="Arguments: values are JSON where they parse, text otherwise; or one JSON object.",
 )
 @argument("--timeout", type=seconds, metavar="SECONDS", help="Give up after this long.")
-def call(state: KernelState, line: str) -> Observation:
+@argument(
+    "--task",
+    action="store_true",
+    help="Start it as a task (a server that offers tasks): its handle comes back at once.",
+)
+def call(state: KernelState, line: str) -> Observation | TaskHandle:
     """Call a tool and return its Observation (so `obs = %mcp call ...` and `_` work).
 
     `%mcp call demo.add a=2 b=3`, `%mcp call text_stats text="to be or not"`,
@@ -48,7 +54,22 @@ def call(state: KernelState, line: str) -> Observation:
     blanks = unfilled(arguments)
     if blanks:
         raise fail(f"%mcp call: fill in the placeholders first: {', '.join(blanks)}.")
+    if args.task:
+        return _start_task(state, entry, arguments)
     return _run(state, entry, arguments, args.timeout)
+
+
+def _start_task(
+    state: KernelState, entry: ToolEntry, arguments: dict[str, Any]
+) -> Observation | TaskHandle:
+    """The call as a task: its handle is the cell's value (shown with its id, server and TTL
+    in the output's metadata); ``%mcp tasks --result ID`` waits for it."""
+    from workbench.errors import WorkbenchError
+
+    try:
+        return state.workbench.call(entry.id, arguments, task=True)
+    except WorkbenchError as error:
+        raise fail(f"%mcp call --task: {error}") from None
 
 
 def unfilled(arguments: Mapping[str, Any], where: str = "") -> list[str]:
