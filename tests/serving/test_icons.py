@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from fastmcp import FastMCP
+from fastmcp import Client, FastMCP
 from mcp.types import Icon as McpIcon
 
-from tests.serving.conftest import Outside
+from tests.serving.conftest import Outside, with_client
 from workbench.display import ServerTable
 from workbench.display.schemas import validator_for_def
 from workbench.lab.state import state_document
+from workbench.serving.own_icon import SRC
 from workbench.session import Workbench
 from workbench.tools import tool
-from workbench.tools.icons import Icon, shown_icon
+from workbench.tools.icons import Icon, icons_of, shown_icon
 
 PNG = "data:image/png;base64,iVBORw0KGgo="
 REMOTE = "https://icons.example/dark.png"
@@ -69,3 +72,19 @@ def test_a_connected_servers_own_icons_are_kept_and_shown_only_when_drawable(
     check = validator_for_def("sidebar", "reply")
     assert not [error.message for error in check.iter_errors(state)]
     assert [row.get("icon") for row in state["servers"]] == [{"any": PNG}]
+
+
+async def _server_icons(client: Client[Any]) -> list[dict[str, Any]]:
+    info = client.server_info
+    assert info is not None
+    return [icon.model_dump(by_alias=True, exclude_none=True) for icon in info.icons or []]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # initialize, then server/discover
+def test_a_served_surface_lists_the_workbenchs_own_icon(wb: Workbench, mode: str) -> None:
+    wb.add_tools(tool(lambda: "", name="noop"))
+    handle = wb.serve()
+    seen = with_client(handle.url, handle.token, _server_icons, mode=mode)
+    assert seen == [{"src": SRC, "mimeType": "image/svg+xml", "sizes": ["any"]}]
+    assert shown_icon(icons_of(seen)) == SRC  # the workbench itself would draw it

@@ -1,5 +1,5 @@
-"""What a served surface says it is and can do: the workbench's name and version, and only
-the capabilities it serves.
+"""What a served surface says it is and can do: the workbench's name, version and icon
+(``workbench/serving/own_icon.py``), and only the capabilities it serves.
 
 FastMCP reports its own version as the server's unless given one, and advertises prompts,
 resources (with ``listChanged`` and, on 2026-07-28, ``subscribe``) and the MCP Apps UI
@@ -19,6 +19,7 @@ import mcp_types
 from fastmcp import FastMCP
 
 from workbench.__about__ import __version__
+from workbench.serving.own_icon import workbench_icons
 
 
 class Offered(Protocol):
@@ -51,6 +52,7 @@ def only_what_is_served(
     ``subscriptions/listen`` from then on).
     """
     low_level = server._mcp_server
+    low_level.icons = low_level.icons or workbench_icons()  # its serverInfo's, both eras
     derived: Callable[..., mcp_types.ServerCapabilities] = low_level.get_capabilities
 
     def capabilities(*args: Any, **kwargs: Any) -> mcp_types.ServerCapabilities:
