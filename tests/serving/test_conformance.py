@@ -44,6 +44,19 @@ APPLICABLE = [
     "json-schema-2020-12",
     "server-sse-multiple-streams",
     "dns-rebinding-protection",
+    # tests/fixtures/conformance_resources.ipynb: resources, templates and prompts from cells
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "resources-subscribe",
+    "resources-unsubscribe",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
+    "completion-complete",
 ]
 
 NOT_YET = {
@@ -60,24 +73,7 @@ NOT_YET = {
 """Scenarios the served surface could support but does not yet: each runs, and must fail
 (strict xfail), so the day one passes this module says to move it to APPLICABLE."""
 
-_TOOLS_ONLY = "the served surface is the notebook's tools: no resources are served"
-_NO_PROMPTS = "the served surface is the notebook's tools: no prompts are served"
-NOT_APPLICABLE = {
-    "completion-complete": (
-        "completion is for prompt and resource-template arguments; neither is served"
-    ),
-    "resources-list": _TOOLS_ONLY,
-    "resources-read-text": _TOOLS_ONLY,
-    "resources-read-binary": _TOOLS_ONLY,
-    "resources-templates-read": _TOOLS_ONLY,
-    "resources-subscribe": _TOOLS_ONLY,
-    "resources-unsubscribe": _TOOLS_ONLY,
-    "prompts-list": _NO_PROMPTS,
-    "prompts-get-simple": _NO_PROMPTS,
-    "prompts-get-with-args": _NO_PROMPTS,
-    "prompts-get-embedded-resource": _NO_PROMPTS,
-    "prompts-get-with-image": _NO_PROMPTS,
-}
+NOT_APPLICABLE: dict[str, str] = {}
 """Scenarios about what serving notebook tools never offers; never run."""
 
 

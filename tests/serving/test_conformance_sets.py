@@ -44,17 +44,20 @@ _TOOLS = [
     "tools-call-with-progress",
     "server-sse-multiple-streams",
     "dns-rebinding-protection",
-    # Vacuous for now: the served surface answers resources/list and prompts/list with empty
-    # lists (it advertises neither); real once the resources/prompts fixture notebooks land.
+    # tests/fixtures/conformance_resources.ipynb: resources, templates and prompts from cells
     "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
     "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
+    "completion-complete",
 ]
 
 _ASKING = "notebook tools cannot yet ask the caller for input (MRTR input_required, SEP-2322)"
-_READING = "no fixture resources are served yet (resources from cells are on their way)"
-_PROMPTING = "no fixture prompts are served yet (prompts from cells are on their way)"
-_COMPLETING = "serving answers no completion/complete yet (no prompts or templates to complete)"
-_TASKS = "serving has no tasks extension yet (SEP-2663): tools/call never creates a task"
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,14 @@ SETS = {
             "input-required-result-ignore-extra-params",
             "input-required-result-validate-input",
             "http-header-validation",  # pending, not scored
+            # Tasks (SEP-2663), from tests/fixtures/conformance_tasks.ipynb:
+            "tasks-capability-negotiation",
+            "tasks-wire-fields",
+            "tasks-request-state-removal",
+            "tasks-mrtr-input",
+            "tasks-request-headers",
+            "tasks-dispatch-and-envelope",
+            "tasks-required-task-error",
         ],
         not_yet={
             "server-stateless": (
@@ -89,14 +100,6 @@ SETS = {
                 "no fixture tool test_missing_capability needs sampling to be rejected with "
                 "-32021 (SEP-2575)"
             ),
-            "completion-complete": _COMPLETING,
-            "resources-read-text": _READING,
-            "resources-read-binary": _READING,
-            "resources-templates-read": _READING,
-            "prompts-get-simple": _PROMPTING,
-            "prompts-get-with-args": _PROMPTING,
-            "prompts-get-embedded-resource": _PROMPTING,
-            "prompts-get-with-image": _PROMPTING,
             "input-required-result-basic-elicitation": _ASKING,
             "input-required-result-basic-sampling": _ASKING,
             "input-required-result-basic-list-roots": _ASKING,
@@ -109,15 +112,14 @@ SETS = {
             "input-required-result-non-tool-request": (
                 "needs a prompt that asks for input (test_input_required_result_prompt)"
             ),
-            "tasks-lifecycle": _TASKS,
-            "tasks-capability-negotiation": _TASKS,
-            "tasks-wire-fields": _TASKS,
-            "tasks-request-state-removal": _TASKS,
-            "tasks-mrtr-input": _TASKS,
-            "tasks-request-headers": _TASKS,
-            "tasks-dispatch-and-envelope": _TASKS,
-            "tasks-required-task-error": _TASKS,
-            "tasks-mrtr-composition": _TASKS,
+            "tasks-lifecycle": (
+                "its protocol_error_job must end failed with a JSON-RPC error: a notebook "
+                "tool's failure is always a tool error (completed, isError)"
+            ),
+            "tasks-mrtr-composition": (
+                "test_tool_with_task must gather input by MRTR rounds, then answer the final "
+                "round with a task: a served task starts at the first tools/call"
+            ),
             "json-schema-2020-12": (
                 "pending; the fixture's json_schema_2020_12_tool (a pydantic model) has no "
                 "allOf, if/then/else or $anchor, which SEP-2106 checks are kept from 2026-07-28"
@@ -141,24 +143,16 @@ SETS = {
             "ping",
             *_TOOLS,
             "tools-call-with-logging",
+            "resources-subscribe",
+            "resources-unsubscribe",
             "server-session-lifecycle",  # added after the release, not scored
             "json-schema-2020-12",  # pending; SEP-2106's checks are skipped at this revision
         ],
         not_yet={
-            "completion-complete": _COMPLETING,
             "tools-call-sampling": "notebook tools cannot yet ask the caller to sample an LLM",
             "tools-call-elicitation": "notebook tools cannot yet ask the caller for input",
             "elicitation-sep1034-defaults": "notebook tools cannot yet ask the caller for input",
             "elicitation-sep1330-enums": "notebook tools cannot yet ask the caller for input",
-            "resources-read-text": _READING,
-            "resources-read-binary": _READING,
-            "resources-templates-read": _READING,
-            "resources-subscribe": "serving answers no resources/subscribe (Method not found)",
-            "resources-unsubscribe": "serving answers no resources/unsubscribe (Method not found)",
-            "prompts-get-simple": _PROMPTING,
-            "prompts-get-with-args": _PROMPTING,
-            "prompts-get-embedded-resource": _PROMPTING,
-            "prompts-get-with-image": _PROMPTING,
             "server-sse-polling": (
                 "pending; needs a test_reconnection tool whose SSE stream the server closes "
                 "mid-call and resumes after Last-Event-ID (SEP-1699): serving keeps no event store"

@@ -22,7 +22,7 @@ from fastmcp.resources import Resource, ResourceContent, ResourceResult, Resourc
 from fastmcp.server.providers import Provider
 from fastmcp.utilities.versions import VersionSpec
 from mcp.shared.exceptions import MCPError
-from pydantic import PrivateAttr
+from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.bridge import run_in_notebook
 from workbench.serving.offer_table import OfferTable
@@ -33,6 +33,7 @@ from workbench.tools.resource_definition import ResourceDefinition
 Offer = ResourceDefinition | PromptDefinition
 Shows = Callable[[Offer], bool]
 TEXT = "text/plain"
+_BLOCK: TypeAdapter[Any] = TypeAdapter(mcp_types.ContentBlock)
 
 
 async def run_offer(fn: Callable[..., Any], label: str, arguments: Mapping[str, Any]) -> Any:
@@ -138,7 +139,10 @@ class DefinitionPrompt(Prompt):
             raise MCPError(code=mcp_types.INVALID_PARAMS, message=str(error)) from None
         value = await run_offer(definition.fn, definition.name, given)
         messages = [
-            FastMessage(m.text, role="assistant" if m.role == "assistant" else "user")
+            FastMessage(
+                m.text if m.content is None else _BLOCK.validate_python(m.content),
+                role="assistant" if m.role == "assistant" else "user",
+            )
             for m in definition.messages(value)
         ]
         return PromptResult(messages, description=definition.description)

@@ -2,8 +2,9 @@
 
 Its arguments are the function's parameters (required unless they have a default); the
 docstring is the description. It returns a str (one user message), or a list of messages:
-strings (user), ``(role, text)`` pairs, ``{"role": ..., "content": ...}`` dicts or
-``Message``. Arguments may have completers, like resource template variables.
+strings (user), content blocks (``ImageContent``, ``EmbeddedResource``...: user), ``(role,
+text or block)`` pairs, ``{"role": ..., "content": ...}`` dicts or ``Message``. Arguments
+may have completers, like resource template variables.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 import docstring_parser
+from pydantic import BaseModel
 
 from workbench.errors import ToolDefinitionError
 from workbench.tools.completion import Completer, check_completer
@@ -26,10 +28,12 @@ ROLES = ("user", "assistant")
 
 @dataclass(frozen=True)
 class Message:
-    """One message of a rendered prompt."""
+    """One message of a rendered prompt: text, or ``content``, a content block's JSON
+    (an image, audio, an embedded resource or a resource link)."""
 
     role: str
-    text: str
+    text: str = ""
+    content: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,7 @@ class PromptDefinition:
 
     def messages(self, value: Any) -> list[Message]:
         """What the function returned, as the prompt's messages."""
-        if isinstance(value, (str, Message, tuple, dict)):
+        if isinstance(value, (str, Message, tuple, dict, BaseModel)):
             value = [value]
         if not isinstance(value, (list, tuple)):
             raise TypeError(
@@ -134,15 +138,13 @@ class PromptDefinition:
     def _message(self, item: Any) -> Message:
         text: Any
         if isinstance(item, Message):
-            role, text = item.role, item.text
-        elif isinstance(item, str):
+            role, text = item.role, item.content or item.text
+        elif isinstance(item, (str, BaseModel)):
             role, text = "user", item
         elif isinstance(item, tuple) and len(item) == 2:
             role, text = str(item[0]), item[1]
         elif isinstance(item, dict) and "role" in item:
             role, text = str(item["role"]), item.get("content", item.get("text", ""))
-            if isinstance(text, dict):
-                text = text.get("text", "")
         else:
             raise TypeError(
                 f"Prompt {self.name!r}: a message is a str, (role, text) or "
@@ -150,6 +152,12 @@ class PromptDefinition:
             )
         if role not in ROLES:
             raise ValueError(f"Prompt {self.name!r}: role {role!r} is not 'user' or 'assistant'.")
+        if isinstance(text, BaseModel):  # a content block: an image, an embedded resource...
+            text = text.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if isinstance(text, dict):
+            if text.get("type", "text") == "text":
+                return Message(role, str(text.get("text", "")))
+            return Message(role, content=text)
         return Message(role, str(text))
 
 
