@@ -1,5 +1,5 @@
-"""A tool's icons in a real JupyterLab page: the sidebar's hit, the ``%mcp tools`` table and
-the tool browser's row draw its data: image, and the page never requests the https icon the tool also names (a
+"""A tool's icons in a real JupyterLab page: its card, the sidebar's hit, the ``%mcp tools``
+table and the tool browser's row draw its data: image, and the page never requests the https icon the tool also names (a
 server's URL fetched by the page would tell that third party who is looking).
 
 One test, JupyterLab only: the sidebar's other behaviour is test_lab_sidebar.py's.
@@ -25,7 +25,8 @@ import workbench
 def iconic(text: str) -> str:
     \"\"\"Echo a text, with an icon.\"\"\"
     return text
-workbench.current().add_tools(iconic);
+workbench.current().add_tools(iconic)
+workbench.display.ToolCard(workbench.current().registry.get("notebook.iconic"))
 """
 
 
@@ -56,6 +57,8 @@ def test_a_tools_data_icon_is_drawn_and_its_https_icon_never_requested(lab: LabP
     panel = lab.page.locator(PANEL)
     expect(panel).to_have_attribute("data-status", "ready")
 
+    card_icon = lab.cells().nth(0).locator(".jp-wb-tool-card img.jp-wb-icon")
+    expect(card_icon).to_have_attribute("src", ICON)
     hit = panel.locator('.jp-wb-sidebar-hit[data-id="notebook.iconic"]')
     icon = hit.locator("img.jp-wb-icon")
     expect(icon).to_have_attribute("src", ICON)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.display import ToolTable
+from workbench.display import ToolCard, ToolTable
 from workbench.display.icons import ROW_ICON_CHARS, TABLE_ICON_CHARS, IconBudget
-from workbench.display.mime import TABLE_MIME
+from workbench.display.mime import TABLE_MIME, TOOL_MIME
 from workbench.display.schemas import validator_for_def, validator_for_mime
 from workbench.lab.state import search_document
 from workbench.registry import Registry
@@ -75,3 +75,15 @@ def test_the_sidebars_hits_carry_only_drawable_icons() -> None:
     assert icons["far.good"] == {"any": PNG, "dark": DARK}
     assert icons["far.plain"] is None
     assert all(icons[f"far.bad{n}"] is None for n in range(len(HOSTILE)))
+
+
+def test_the_tool_card_draws_its_icon_and_nothing_hostile() -> None:
+    entries = {entry.name: entry for entry in registry()}
+    card = ToolCard(entries["good"])
+    assert SRC.findall(card.to_html()) == [PNG]
+    document = card.to_json()
+    assert document["icon"] == {"any": PNG, "dark": DARK}
+    assert not errors(validator_for_mime(TOOL_MIME), document)
+    for n in range(len(HOSTILE)):
+        hostile = ToolCard(entries[f"bad{n}"])
+        assert "icon" not in hostile.to_json() and "<img" not in hostile.to_html()

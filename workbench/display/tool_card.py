@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.display import markup
+from workbench.display.icons import ROW_ICON_CHARS, IconBudget, icon_html
 from workbench.display.mime import JSON_VERSION, TOOL_MIME, Displayable
 from workbench.display.params import Parameter, parameters
 from workbench.display.style import RICH_STYLE, badge_tone
@@ -29,6 +30,8 @@ class ToolCard(Displayable):
     def __init__(self, entry: ToolEntry) -> None:
         self.entry = entry
         self.parameters: list[Parameter] = parameters(entry.input_schema)
+        self.icon = dict(IconBudget(ROW_ICON_CHARS).take(entry.icons))
+        """The drawable icon by theme (``workbench/display/icons.py``), or empty."""
 
     @property
     def badges(self) -> list[str]:
@@ -71,7 +74,8 @@ class ToolCard(Displayable):
 
     def to_html(self) -> str:
         header = markup.line(
-            markup.span(self.entry.id, mono=True, bold=True),
+            (icon_html(self.icon["any"]) if self.icon else "")
+            + markup.span(self.entry.id, mono=True, bold=True),
             markup.span(self.subtitle, bold=True) if self.subtitle else "",
             markup.badges(self.badges),
         )
@@ -113,4 +117,5 @@ class ToolCard(Displayable):
             "badges": self.badges,
             "tags": list(self.entry.tags),
             "parameters": [asdict(param) for param in self.parameters],
+            **({"icon": self.icon} if self.icon else {}),
         }

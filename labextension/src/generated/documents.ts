@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: a1d82f1fb10d81f4a592d03222faead4d82d5c34c1e51ff11c5f57eb92dd51da
+ * schemas-sha256: bab922158e406ebcad9f123a280449a6d5ec8ef9fa660d27e539bc31d1bc06c9
  */
 
 /**
@@ -173,10 +173,28 @@ export interface ToolDocument {
    * The tool's tags.
    */
   tags: string[];
+  icon?: ToolIcon;
   /**
    * One row per top-level parameter of the input schema.
    */
   parameters: ParameterRow[];
+}
+/**
+ * The tool's icon that may be drawn, as an <img> before its id (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
+ */
+export interface ToolIcon {
+  /**
+   * A data: URI of an image.
+   */
+  any: string;
+  /**
+   * A data: URI of an image.
+   */
+  light?: string;
+  /**
+   * A data: URI of an image.
+   */
+  dark?: string;
 }
 /**
  * One top-level parameter as the card's table shows it.

@@ -69,10 +69,15 @@ export function renderToolCard(doc: unknown): HTMLElement {
   for (const word of list<string>(tool.badges)) {
     badges.appendChild(badge(text(word)));
   }
+  const id = el('span', 'jp-wb-tool-id', text(tool.id));
+  const icon = iconNode(tool.icon);
+  if (icon) {
+    id.prepend(icon);
+  }
   box.appendChild(
     line(
       'jp-wb-header',
-      el('span', 'jp-wb-tool-id', text(tool.id)),
+      id,
       tool.title ? el('span', 'jp-wb-title', text(tool.title)) : null,
       badges.childElementCount ? badges : null
     )
