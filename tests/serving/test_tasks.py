@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 
 from tests.serving.task_client import TASKS, TaskClient
-from workbench.features.asking import ElicitationRequest
-from workbench.serving.questions import current_asker
 from workbench.serving.tool_context import get_context
 from workbench.session import Workbench
 from workbench.tools.from_function import tool
@@ -45,10 +43,8 @@ def fails() -> str:
 @tool(task=True)
 async def confirm(filename: str) -> str:
     """Ask before deleting (through whoever called: here, the task's client)."""
-    asker = current_asker()
-    assert asker is not None
     schema = {"type": "object", "properties": {"confirm": {"type": "boolean"}}}
-    answer = await asker(ElicitationRequest("notebook", f"Delete {filename}?", schema))
+    answer = await get_context().elicit(f"Delete {filename}?", schema, key="confirm")
     if answer.action == "accept" and (answer.content or {}).get("confirm"):
         return f"deleted {filename}"
     return f"kept {filename} ({answer.action})"
@@ -174,6 +170,7 @@ def test_a_question_makes_the_task_input_required_until_tasks_update_answers(
     assert asking["status"] == "input_required"
     assert asking["statusMessage"] == "Delete a.txt?"
     [(key, wanted)] = asking["inputRequests"].items()
+    assert key == "confirm"  # the tool's own name for the question
     assert wanted["method"] == "elicitation/create"
     assert wanted["params"]["requestedSchema"]["properties"] == {"confirm": {"type": "boolean"}}
     # An unknown key is ignored; the right one resumes the tool.

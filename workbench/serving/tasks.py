@@ -104,6 +104,7 @@ class Running:
         """The loop the task runs on (the bridge's), where its questions wait."""
         self.waiting: dict[str, asyncio.Future[ElicitationAnswer]] = {}
         self._keys = itertools.count(1)
+        self._used: set[str] = set()
         self.expires = time.monotonic() + (state.ttl_ms or 0) / 1000
 
     def set(self, **changes: Any) -> None:
@@ -120,6 +121,10 @@ class Running:
 
     async def _ask(self, request: ElicitationRequest) -> ElicitationAnswer:
         key = f"elicit-{next(self._keys)}"
+        named = getattr(request, "key", None)  # the tool's own name for it, once per task
+        if isinstance(named, str) and named and named not in self._used:
+            key = named
+        self._used.add(key)
         answer: asyncio.Future[ElicitationAnswer] = asyncio.get_running_loop().create_future()
         self.waiting[key] = answer
         requests = {**self.state.input_requests, key: elicitation_request(request, key)}
