@@ -164,7 +164,7 @@ def test_export_tools_names_unknown_tools_and_writes_nothing_when_none_can_go(
     result = export_tools(export_fixtures.TOOLS, target, tools=["circle_area", "nope"])
     assert result.exported == ["circle_area"]
     assert [(item.name, item.reason) for item in result.skipped] == [
-        ("nope", "there is no notebook tool by that name")
+        ("nope", "there is no notebook tool, resource or prompt by that name")
     ]
     assert result.server_name == "out"
     assert result.mcp_json("python") == {

@@ -85,7 +85,7 @@ comes before the tools' code, which may call it at import)."""
 GET_CONTEXT = "_wb_get_context"
 
 RUNTIME = '''
-def _wb_server(name, tools, version, logs, auth=None):
+def _wb_server(name, tools, version, logs, auth=None, offers=None):
     """A FastMCP server holding the tools above with their notebook listings."""
     import asyncio
     import inspect
@@ -241,10 +241,12 @@ def _wb_server(name, tools, version, logs, auth=None):
         made._function = function
         made._model, made._params = arguments_model(function, listing["name"])
         server.add_tool(made)
+    if offers is not None:  # the notebook's resources and prompts (_wb_add_offers)
+        offers(server)
     return server
 
 
-def _wb_main(name, tools, version, logs, argv=None):
+def _wb_main(name, tools, version, logs, argv=None, offers=None):
     import argparse
     import hmac
     import ipaddress
@@ -270,7 +272,7 @@ def _wb_main(name, tools, version, logs, argv=None):
     )
     options = parser.parse_args(argv)
     if not options.http:
-        _wb_server(name, tools, version, logs).run(show_banner=False)
+        _wb_server(name, tools, version, logs, offers=offers).run(show_banner=False)
         return
     try:
         loopback = options.host == "localhost" or ipaddress.ip_address(options.host).is_loopback
@@ -300,7 +302,7 @@ def _wb_main(name, tools, version, logs, argv=None):
             file=sys.stderr,
         )
     unspecified = options.host in ("0.0.0.0", "::")
-    _wb_server(name, tools, version, logs, auth).run(
+    _wb_server(name, tools, version, logs, auth, offers).run(
         transport="http",
         host=options.host,
         port=options.port,

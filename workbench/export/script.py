@@ -26,9 +26,12 @@ from typing import Any
 
 from workbench.__about__ import __version__
 from workbench.errors import ExportError
+from workbench.export.offers import OFFERS_RUNTIME, gather, offer_listings
 from workbench.export.runtime import CONTEXT, GET_CONTEXT, RUNTIME, media_runtime
 from workbench.export.source import Pieces, Unrecoverable, recover
 from workbench.tools.definition import ToolDefinition, valid_tool_name
+from workbench.tools.prompt_definition import PromptDefinition
+from workbench.tools.resource_definition import ResourceDefinition
 
 _SERVER_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -48,6 +51,8 @@ class Script:
     text: str
     exported: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    offered: list[str] = field(default_factory=list)
+    """The resources (by URI) and prompts (by name) it serves too."""
 
 
 @dataclass
@@ -58,6 +63,7 @@ class ExportResult:
     server_name: str
     exported: list[str]
     skipped: list[Skipped]
+    offered: list[str] = field(default_factory=list)
 
     def stdio_command(self, python: str) -> list[str]:
         return [python, str(self.path)]
@@ -78,9 +84,14 @@ def server_name_for(path: Path) -> str:
 
 
 def build_script(
-    definitions: Iterable[ToolDefinition[Any, Any]], *, server_name: str = "notebook"
+    definitions: Iterable[ToolDefinition[Any, Any]],
+    *,
+    server_name: str = "notebook",
+    resources: Sequence[ResourceDefinition] = (),
+    prompts: Sequence[PromptDefinition] = (),
 ) -> Script:
-    """The script serving every definition whose code can be recovered."""
+    """The script serving every definition (and resource and prompt: ``offers.py``) whose
+    code can be recovered."""
     merged = Pieces()
     meanings: dict[str, str] = {}
     listings: list[tuple[str, dict[str, Any]]] = []
@@ -99,7 +110,18 @@ def build_script(
         merged.blocks.update(pieces.blocks)
         listings.append((function_name, listing(definition)))
         script.exported.append(definition.name)
-    script.text = _render(merged, listings, server_name)
+
+    def merge(pieces: Pieces) -> None:
+        _check_meanings(pieces, meanings)
+        meanings.update(pieces.bound())
+        merged.imports.update(pieces.imports)
+        merged.constants.update(pieces.constants)
+        merged.blocks.update(pieces.blocks)
+
+    found, asked, script.offered, left = gather(resources, prompts, merge)
+    script.skipped += [Skipped(name, reason) for name, reason in left]
+    offers = offer_listings(found, asked) if script.offered else ""
+    script.text = _render(merged, listings, server_name, offers)
     return script
 
 
@@ -142,7 +164,9 @@ def _check_meanings(pieces: Pieces, meanings: dict[str, str]) -> None:
             )
 
 
-def _render(pieces: Pieces, listings: Sequence[tuple[str, dict[str, Any]]], name: str) -> str:
+def _render(
+    pieces: Pieces, listings: Sequence[tuple[str, dict[str, Any]]], name: str, offers: str = ""
+) -> str:
     imports = sorted(set(pieces.imports.values()), key=lambda line: (line.startswith("from"), line))
     logs = any(code.endswith(f"= {GET_CONTEXT}") for code in pieces.constants.values())
     parts = [
@@ -152,9 +176,16 @@ def _render(pieces: Pieces, listings: Sequence[tuple[str, dict[str, Any]]], name
         "\n".join(pieces.constants.values()),
         "\n\n\n".join(pieces.blocks.values()),
         _listings(listings),
+        offers,
         media_runtime(),
         RUNTIME.strip(),
-        f'if __name__ == "__main__":\n    _wb_main({name!r}, _WB_TOOLS, {__version__!r}, {logs!r})',
+        OFFERS_RUNTIME.strip() if offers else "",
+        f'if __name__ == "__main__":\n    _wb_main({name!r}, _WB_TOOLS, {__version__!r}, {logs!r}'
+        + (
+            ", offers=lambda server: _wb_add_offers(server, _WB_RESOURCES, _WB_PROMPTS))"
+            if offers
+            else ")"
+        ),
     ]
     return "\n\n\n".join(part for part in parts if part.strip()) + "\n"
 
@@ -241,10 +272,13 @@ def export_tools(
     *,
     tools: Iterable[str] | None = None,
     overwrite: bool = False,
+    resources: Sequence[ResourceDefinition] = (),
+    prompts: Sequence[PromptDefinition] = (),
 ) -> ExportResult:
-    """Write the script of ``definitions`` (those named in ``tools``, if given) to ``path``.
+    """Write the script of ``definitions``, ``resources`` and ``prompts`` (those named in
+    ``tools``, if given: a resource by URI or name) to ``path``.
 
-    Names that are no tool are skipped with that reason; when no tool at all can be
+    Names that are none of them are skipped with that reason; when nothing at all can be
     written out, nothing is written and the error says why for each.
     """
     chosen = list(definitions)
@@ -253,20 +287,24 @@ def export_tools(
         wanted = list(dict.fromkeys(tools))
         known = {definition.name: definition for definition in chosen}
         chosen = [known[name] for name in wanted if name in known]
+        resources = [r for r in resources if r.uri in wanted or r.name in wanted]
+        prompts = [p for p in prompts if p.name in wanted]
+        offered = {r.uri for r in resources} | {r.name for r in resources}
+        offered |= {p.name for p in prompts}
         missing = [
-            Skipped(name, "there is no notebook tool by that name")
+            Skipped(name, "there is no notebook tool, resource or prompt by that name")
             for name in wanted
-            if name not in known
+            if name not in known and name not in offered
         ]
     target = Path(path).expanduser().resolve()
     server_name = server_name_for(target)
-    script = build_script(chosen, server_name=server_name)
+    script = build_script(chosen, server_name=server_name, resources=resources, prompts=prompts)
     skipped = missing + script.skipped
-    if not script.exported:
+    if not script.exported and not script.offered:
         reasons = "; ".join(f"{item.name}: {item.reason}" for item in skipped)
         raise ExportError(
             "No notebook tool can be exported"
             + (f" ({reasons})." if reasons else ": define one with @tool or %%tool first.")
         )
     written = write_script(target, script.text, overwrite=overwrite)
-    return ExportResult(written, server_name, script.exported, skipped)
+    return ExportResult(written, server_name, script.exported, skipped, script.offered)

@@ -212,12 +212,15 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Signing, Tasks):
     def export(
         self, path: str | Path, *, tools: Iterable[str] | None = None, overwrite: bool = False
     ) -> ExportResult:
-        """Write the notebook tools (or those named) as a standalone FastMCP server script;
-        tools whose code cannot be written out are listed in the result's ``skipped``."""
+        """Write the notebook tools, resources and prompts (or those named) as a standalone
+        FastMCP server script; those whose code cannot be written out are listed in the
+        result's ``skipped``."""
         from workbench.export import export_tools
 
         found = [] if self._local is None else self._local.definitions()
-        return export_tools(found, path, tools=tools, overwrite=overwrite)
+        return export_tools(found, path, tools=tools, overwrite=overwrite,
+                            resources=self.notebook_resources(),
+                            prompts=self.notebook_prompts())  # fmt: skip
 
     def load_workspace(self, directory: str | Path) -> WorkspaceReport:
         """Serve a workspace's ``tools/*.py`` ``@tool`` functions and ``events/*.yaml``

@@ -17,10 +17,14 @@ if TYPE_CHECKING:
 
 @magic_arguments(name="mcp export")
 @argument("path", metavar="FILE.py", help="The script to write.")
-@argument("--tools", metavar="NAME[,NAME...]", help="Only these notebook tools.")
+@argument(
+    "--tools",
+    metavar="NAME[,NAME...]",
+    help="Only these notebook tools (and resources by URI or name, prompts by name).",
+)
 @argument("--force", action="store_true", help="Replace the file if it exists.")
 def export(state: KernelState, line: str) -> ExportResult:
-    """Write the notebook's tools as a standalone FastMCP server script.
+    """Write the notebook's tools, resources and prompts as a standalone FastMCP server script.
 
     The script holds each tool's code (with the imports, helpers, classes and constants it
     uses) and lists each tool as the notebook does; run it with `python FILE.py` (stdio)
@@ -46,6 +50,8 @@ def report(result: ExportResult, python: str) -> str:
         f"Wrote {result.path}: {count} tool{'' if count == 1 else 's'} "
         f"({', '.join(result.exported)}).",
     ]
+    if result.offered:
+        lines.append(f"With the resources and prompts {', '.join(result.offered)}.")
     if result.skipped:
         lines.append(f"Skipped {len(result.skipped)}:")
         lines.extend(f"  {item.name}: {item.reason}." for item in result.skipped)
