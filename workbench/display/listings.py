@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from workbench.display.formatting import format_size, shorten
+from workbench.display.icons import IconBudget, Shown
 from workbench.display.tables import DESCRIPTION_WIDTH, Cell, Note, TableView, count_noun
 from workbench.secrets import mask_text
 
@@ -35,6 +36,7 @@ class ListingTable(TableView):
 
     def __init__(self, listing: Iterable[Any]) -> None:
         items = list(listing)
+        self._icons = IconBudget()  # each item's drawable icon, within the table's budget
         rows = [self.row(item) for item in items]
         servers = list(dict.fromkeys(item.server for item in items))
         title = count_noun(len(items), self.noun)
@@ -55,6 +57,10 @@ class ListingTable(TableView):
     def legend(self, items: list[Any]) -> list[Note]:
         """Notes that explain the rows' marks (none by default)."""
         return []
+
+    def icon(self, item: Any) -> Shown:
+        """The item's icon to draw before its name (``workbench/display/icons.py``)."""
+        return self._icons.take(getattr(item, "icons", ()))
 
     def more(self, server: str, cursor: str) -> str:
         """How to ask for the page after this one, in Python and as a magic."""
@@ -81,7 +87,7 @@ class ResourceTable(ListingTable):
         return (
             Cell(item.server, "accent", mono=True),
             Cell(item.uri, mono=True),
-            Cell(item.title or item.name),
+            Cell(item.title or item.name, icons=self.icon(item)),
             Cell(item.mime_type or "", "muted"),
             Cell(format_size(item.size) if item.size is not None else "", "muted"),
             Cell(shorten(item.description or "", DESCRIPTION_WIDTH)),
@@ -106,7 +112,7 @@ class TemplateTable(ListingTable):
             Cell(item.server, "accent", mono=True),
             Cell(item.uri_template, mono=True),
             Cell(", ".join(f"{{{name}}}" for name in item.variables), "accent", mono=True),
-            Cell(item.title or item.name),
+            Cell(item.title or item.name, icons=self.icon(item)),
             Cell(item.mime_type or "", "muted"),
             Cell(shorten(item.description or "", DESCRIPTION_WIDTH)),
         )
@@ -127,7 +133,7 @@ class PromptTable(ListingTable):
     def row(self, item: Prompt) -> Sequence[Cell]:
         return (
             Cell(item.server, "accent", mono=True),
-            Cell(item.name, "accent", mono=True),
+            Cell(item.name, "accent", mono=True, icons=self.icon(item)),
             Cell(arguments(item), mono=True),
             Cell(shorten(item.description or item.title or "", DESCRIPTION_WIDTH)),
         )

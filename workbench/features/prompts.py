@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from workbench.features.resources import Listing
+from workbench.tools.icons import Icon
 from workbench.tools.schema import ContentBlock
 from workbench.tools.viewing import Viewed
 
@@ -28,6 +29,8 @@ class Prompt:
     title: str | None = None
     description: str | None = None
     arguments: tuple[PromptArgument, ...] = field(default_factory=tuple)
+    icons: tuple[Icon, ...] = field(default=(), repr=False)
+    """As listed, kept as data (``workbench/tools/icons.py`` says which may be drawn)."""
 
     def missing(self, given: dict[str, Any]) -> list[str]:
         """The required arguments ``given`` lacks (checked before any round trip)."""

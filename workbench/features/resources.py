@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar, overload
 
 from workbench.features import uri_template
+from workbench.tools.icons import Icon
 from workbench.tools.viewing import Viewed
 
 T = TypeVar("T")
@@ -23,6 +24,8 @@ class Resource:
     description: str | None = None
     mime_type: str | None = None
     size: int | None = None
+    icons: tuple[Icon, ...] = field(default=(), repr=False)
+    """As listed, kept as data (``workbench/tools/icons.py`` says which may be drawn)."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ class ResourceTemplate:
     title: str | None = None
     description: str | None = None
     mime_type: str | None = None
+    icons: tuple[Icon, ...] = field(default=(), repr=False)
+    """As listed, kept as data (``workbench/tools/icons.py`` says which may be drawn)."""
 
     @property
     def variables(self) -> list[str]:

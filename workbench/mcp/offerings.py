@@ -17,6 +17,7 @@ from workbench.features.prompts import Prompt, PromptArgument, PromptMessage, Pr
 from workbench.features.resources import Page, Resource, ResourceTemplate
 from workbench.mcp.connection import Connection
 from workbench.mcp.quiet import quiet_handshake_era_requests
+from workbench.tools.icons import icons_of
 from workbench.tools.schema import ErrorKind, Observation
 
 SESSIONLESS = "2026-07-28"
@@ -242,6 +243,7 @@ def _resource(server: str, item: Any) -> Resource:
         description=item.description,
         mime_type=item.mime_type,
         size=getattr(item, "size", None),
+        icons=icons_of(getattr(item, "icons", None)),
     )
 
 
@@ -253,6 +255,7 @@ def _template(server: str, item: Any) -> ResourceTemplate:
         title=getattr(item, "title", None),
         description=item.description,
         mime_type=item.mime_type,
+        icons=icons_of(getattr(item, "icons", None)),
     )
 
 
@@ -260,4 +263,6 @@ def _prompt(server: str, item: Any) -> Prompt:
     arguments = tuple(
         PromptArgument(a.name, a.description, bool(a.required)) for a in item.arguments or []
     )
-    return Prompt(server, item.name, getattr(item, "title", None), item.description, arguments)
+    icons = icons_of(getattr(item, "icons", None))
+    title = getattr(item, "title", None)
+    return Prompt(server, item.name, title, item.description, arguments, icons=icons)
