@@ -76,3 +76,18 @@ def test_completers_name_an_argument() -> None:
     assert review.completers == {"language": ["python", "perl"]}
     with pytest.raises(ToolDefinitionError, match="no argument 'lang'"):
         review.add_completer("lang", [])
+
+
+def test_content_blocks_become_messages_of_their_own() -> None:
+    from workbench.tools import EmbeddedResource, ImageContent, TextResourceContents
+
+    shown = prompt(lambda: "", name="shown")
+    image = ImageContent(data="AAAA", mimeType="image/png")
+    embedded = EmbeddedResource(resource=TextResourceContents(uri="data://x", text="x"))
+    found = shown.messages([image, ("assistant", embedded), {"role": "user", "content": "ok"}])
+    assert found[0] == Message(
+        "user", content={"type": "image", "data": "AAAA", "mimeType": "image/png"}
+    )
+    assert found[1].role == "assistant" and found[1].content is not None
+    assert found[1].content["resource"]["uri"] == "data://x"
+    assert found[2] == Message("user", "ok")

@@ -99,3 +99,19 @@ def test_completers_are_given_as_an_option_or_attached_by_decorator() -> None:
         user.add_completer("name", ["x"])
     with pytest.raises(ToolDefinitionError, match="is a string"):
         user.add_completer("id", "abc")
+
+
+def test_a_listing_names_the_mime_type_the_return_annotation_implies() -> None:
+    def blob() -> bytes:
+        return b""
+
+    def data() -> dict[str, int]:
+        return {}
+
+    def text() -> str:
+        return ""
+
+    assert resource("data://b")(blob).listed_mime_type == "application/octet-stream"
+    assert resource("data://d")(data).listed_mime_type == "application/json"
+    assert resource("data://t")(text).listed_mime_type == "text/plain"
+    assert resource("data://m", mime_type="image/png")(blob).listed_mime_type == "image/png"

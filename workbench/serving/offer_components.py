@@ -32,7 +32,6 @@ from workbench.tools.resource_definition import ResourceDefinition
 
 Offer = ResourceDefinition | PromptDefinition
 Shows = Callable[[Offer], bool]
-TEXT = "text/plain"
 _BLOCK: TypeAdapter[Any] = TypeAdapter(mcp_types.ContentBlock)
 
 
@@ -70,7 +69,7 @@ class DefinitionResource(Resource):
             name=definition.name,
             title=definition.title,
             description=definition.description,
-            mime_type=definition.mime_type or TEXT,
+            mime_type=definition.listed_mime_type,
         )
         made._definition = definition
         return made
@@ -93,7 +92,7 @@ class DefinitionTemplate(ResourceTemplate):
             name=definition.name,
             title=definition.title,
             description=definition.description,
-            mime_type=definition.mime_type or TEXT,
+            mime_type=definition.listed_mime_type,
             parameters={
                 "type": "object",
                 "properties": {v: {"type": "string"} for v in definition.variables},

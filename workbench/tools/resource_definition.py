@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, overload
@@ -82,6 +83,20 @@ class ResourceDefinition:
         self._check_parameters()
         for variable, completer in (complete or {}).items():
             self.add_completer(variable, completer)
+
+    @property
+    def listed_mime_type(self) -> str:
+        """The MIME type a listing names: the one given, else what the return annotation
+        says a read holds (bytes: a blob, a dict or list: JSON), else text."""
+        if self.mime_type:
+            return self.mime_type
+        hint = _return_hint(self.fn)
+        if hint in (bytes, bytearray) or hint in ("bytes", "bytearray"):
+            return BINARY
+        origin = getattr(hint, "__origin__", hint)
+        if origin in (dict, list) or str(hint).startswith(("dict", "list")):
+            return JSON
+        return TEXT
 
     @property
     def is_template(self) -> bool:
@@ -161,6 +176,13 @@ class ResourceDefinition:
                 f"{what}: {', '.join(unfilled)} must have a default or be a template variable "
                 "(like {" + unfilled[0] + "} in the URI)."
             )
+
+
+def _return_hint(fn: Callable[..., Any]) -> Any:
+    try:
+        return typing.get_type_hints(fn).get("return")
+    except Exception:
+        return getattr(fn, "__annotations__", {}).get("return")
 
 
 def _all_contents(values: list[Any] | tuple[Any, ...]) -> bool:
