@@ -140,8 +140,11 @@ class Run:
         return [value for value in found if len(value) >= 8]
 
 
-def run_client_scenario(scenario: str, workdir: Path) -> Run:
-    """Run one scenario with the Workbench as its client."""
+def run_client_scenario(
+    scenario: str, workdir: Path, suite: Path | None = None, *options: str
+) -> Run:
+    """Run one scenario with the Workbench as its client (with ``suite``, another version's
+    CLI, and its ``options``, e.g. ``--spec-version 2026-07-28``)."""
     out = workdir / "results"
     env = client_env(workdir / "home")  # also where the token cache goes
     env["PYTHONPATH"] = str(ROOT)  # the script imports workbench from this checkout
@@ -149,8 +152,8 @@ def run_client_scenario(scenario: str, workdir: Path) -> Run:
     command = f"{sys.executable} {CLIENT}"
     assert " " not in sys.executable and " " not in str(CLIENT), command
     done = subprocess.run(
-        [node(), str(conformance_js()), "client", "--command", command,
-         "--scenario", scenario, "--timeout", "60000", "-o", str(out)],
+        [node(), str(suite or conformance_js()), "client", "--command", command,
+         "--scenario", scenario, *options, "--timeout", "60000", "-o", str(out)],
         capture_output=True,
         text=True,
         timeout=SCENARIO_TIMEOUT,
