@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from workbench.mcp.connection import ServerChange
+from workbench.names import LOCAL_SERVER
 from workbench.tools.prompt_definition import PromptDefinition, prompt
 from workbench.tools.resource_definition import ResourceDefinition
 
 if TYPE_CHECKING:
+    from workbench.listeners import Listeners
     from workbench.serving import ServeHandle
     from workbench.serving.notebook_server import LocalServer
     from workbench.serving.offer_table import OfferChange, OfferTable
@@ -25,6 +28,7 @@ class NotebookOffers:
 
     if TYPE_CHECKING:
         _local: LocalServer | None
+        _changes: Listeners[ServerChange]
 
         def _local_server(self) -> LocalServer: ...
 
@@ -99,8 +103,17 @@ class NotebookOffers:
         return None if self._local is None else self._local.offers
 
     def _offers_changed(self, change: OfferChange) -> OfferChange:
-        """Tell the served surface's clients, if the notebook is served."""
+        """Tell the served surface's clients, if the notebook is served, and whoever follows
+        the Workbench's server changes (``subscribe_changes``: the browser relists), as if
+        the ``notebook`` server had announced it."""
         served = self.serving
         if served is not None:
             served.announce_offers(change)
+        heard = [ServerChange(LOCAL_SERVER, "resource", uri) for uri in change.replaced_resources]
+        if change.resources_changed:
+            heard.append(ServerChange(LOCAL_SERVER, "resources"))
+        if change.prompts_changed:
+            heard.append(ServerChange(LOCAL_SERVER, "prompts"))
+        for news in heard:
+            self._changes.notify(news)
         return change
