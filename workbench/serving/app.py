@@ -23,6 +23,7 @@ from fastmcp.server.dependencies import get_context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.server.providers import Provider
 from fastmcp.tools import Tool, ToolResult
+from fastmcp.tools.base import InputRequiredToolResult
 from fastmcp.utilities.versions import VersionSpec
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
@@ -42,6 +43,8 @@ from workbench.serving.notebook_server import DefinitionTool
 from workbench.serving.offer_components import OffersProvider
 from workbench.serving.offer_pages import PagedOffers
 from workbench.serving.offer_serving import OfferNotices
+from workbench.serving.rounds import Rounds
+from workbench.serving.served_asking import served_call
 from workbench.serving.surface import Surface
 from workbench.serving.tasks import NotebookTasks, supports_tasks
 from workbench.tools.definition import ToolDefinition
@@ -77,20 +80,30 @@ class ServedTool(DefinitionTool):
     the Workbench (registry -> Action -> connection -> Observation -> history)."""
 
     _call: CallFn = PrivateAttr()
+    _rounds: Rounds = PrivateAttr(default_factory=Rounds)
 
     @classmethod
-    def serving(cls, definition: ToolDefinition[Any, Any], call: CallFn) -> ServedTool:
+    def serving(
+        cls, definition: ToolDefinition[Any, Any], call: CallFn, rounds: Rounds | None = None
+    ) -> ServedTool:
         made = cast("ServedTool", cls.wrap(definition))
         made._call = call
+        if rounds is not None:  # the surface's; else one of its own
+            made._rounds = rounds
         return made
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
-        reports: list[asyncio.Task[None]] = []
-        progress, log = reporters(reports)
+        """The call, its questions put to the client (``served_asking.py``); progress and
+        logs reach the client before the answer."""
         tool_id = f"{LOCAL_SERVER}.{self.name}"
-        observation = await self._call(tool_id, arguments, progress, log)
-        await asyncio.gather(*reports, return_exceptions=True)  # none after the result
-        return tool_result(observation, bool((self.output_schema or {}).get(WRAP_MARKER)))
+        result = await served_call(
+            lambda progress, log: self._call(tool_id, arguments, progress, log),
+            self._rounds,
+            reporters,
+        )
+        if isinstance(result, mcp_types.InputRequiredResult):
+            return InputRequiredToolResult(result)
+        return tool_result(result, bool((self.output_schema or {}).get(WRAP_MARKER)))
 
 
 def reporters(
@@ -143,6 +156,8 @@ class NotebookProvider(Provider):
             for name, definition in (gateway or {}).items()
         }
         self._made: dict[str, tuple[ToolDefinition[Any, Any], ServedTool]] = {}
+        self.rounds = Rounds()
+        """Served calls waiting for a 2026-07-28 client's answers (``rounds.py``)."""
 
     def filtered(self) -> dict[str, ToolDefinition[Any, Any]]:
         """The notebook tools the surface lets through now, by name."""
@@ -185,7 +200,7 @@ class NotebookProvider(Provider):
     def _served(self, definition: ToolDefinition[Any, Any]) -> ServedTool:
         made = self._made.get(definition.name)
         if made is None or made[0] is not definition:  # a re-run cell made a new one
-            made = (definition, ServedTool.serving(definition, self._call))
+            made = (definition, ServedTool.serving(definition, self._call, self.rounds))
             self._made[definition.name] = made
         return made[1]
 

@@ -1,0 +1,187 @@
+"""A served notebook tool asks the outside client that called it, in that client's era.
+
+Real ``fastmcp.Client``s over real HTTP to ``wb.serve()``: ``mode="legacy"`` (a handshake-era
+session: a real ``elicitation/create`` on it) and the default 2026-07-28 mode (rounds of
+``InputRequiredResult``, answered by the client's own driver), each with an
+``elicitation_handler``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import mcp_types
+import pytest
+from fastmcp import Client
+from fastmcp.client.elicitation import ElicitResult
+
+from workbench import get_context
+from workbench.serving.app import NotebookProvider
+from workbench.session import Workbench
+from workbench.tools.schema import ErrorKind
+
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+MODES: list[Literal["legacy", "auto"]] = ["legacy", "auto"]
+
+
+def greet() -> str:
+    """Ask the caller's name, then greet."""
+    answer = get_context().elicit("What is your name?", NAME)
+    if not answer.accepted:
+        return f"no name ({answer.action})"
+    return f"Hello, {answer.content['name']}!"
+
+
+async def two_questions() -> str:
+    """Ask twice in one call (async)."""
+    first = await get_context().elicit("First name?", NAME)
+    second = await get_context().elicit("Sure?", bool)
+    return f"{first.content['name']} {second.value}"
+
+
+def open_page() -> str:
+    """Ask the caller to open a page."""
+    answer = get_context().elicit_url("Sign in, please", "https://example.com/sign-in")
+    return str(answer.action)
+
+
+def ask_model() -> str:
+    """Ask the caller's language model."""
+    reply = get_context().sample("Capital of France?")
+    return str(reply.text)
+
+
+@dataclass
+class Asked:
+    questions: list[tuple[str, dict[str, Any]]]
+
+
+def handler(answers: list[Any], asked: Asked) -> Any:
+    async def answer(message: str, response_type: Any, params: Any, context: Any) -> Any:
+        asked.questions.append((message, dict(getattr(params, "requested_schema", None) or {})))
+        if getattr(params, "url", None):
+            asked.questions[-1][1]["url"] = params.url
+        return answers.pop(0)
+
+    return answer
+
+
+def call(
+    wb: Workbench, mode: Literal["legacy", "auto"], tool: str, answers: list[Any], **options: Any
+) -> tuple[str, Asked]:
+    handle = wb.serving or wb.serve()
+    asked = Asked([])
+
+    async def main() -> str:
+        async with Client(
+            handle.url,
+            auth=handle.token,
+            mode=mode,
+            elicitation_handler=handler(answers, asked),
+            **options,
+        ) as client:
+            result = await client.call_tool(tool, {}, raise_on_error=False)
+            return str(result.content[0].text)
+
+    return asyncio.run(main()), asked
+
+
+@pytest.fixture
+def asking_wb(wb: Workbench) -> Workbench:
+    wb.add_tools(greet, two_questions, open_page, ask_model)
+    return wb
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ({"name": "Ada"}, "Hello, Ada!"),
+        (ElicitResult(action="decline"), "no name (decline)"),
+        (ElicitResult(action="cancel"), "no name (cancel)"),
+    ],
+)
+def test_the_outside_client_answers(
+    asking_wb: Workbench, mode: Literal["legacy", "auto"], answer: Any, said: str
+) -> None:
+    text, asked = call(asking_wb, mode, "greet", [answer])
+    assert text == said
+    assert asked.questions == [("What is your name?", NAME)]
+    last = asking_wb.history.last(1)[0]
+    assert last.observation.text == said
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_questions_in_one_call(asking_wb: Workbench, mode: Literal["legacy", "auto"]) -> None:
+    text, asked = call(asking_wb, mode, "two_questions", [{"name": "Ada"}, {"value": True}])
+    assert text == "Ada True"
+    assert [message for message, _ in asked.questions] == ["First name?", "Sure?"]
+    assert asked.questions[1][1]["properties"]["value"]["type"] == "boolean"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_url_mode(asking_wb: Workbench, mode: Literal["legacy", "auto"]) -> None:
+    text, asked = call(asking_wb, mode, "open_page", [ElicitResult(action="accept")])
+    assert text == "accept"
+    assert asked.questions == [("Sign in, please", {"url": "https://example.com/sign-in"})]
+
+
+def test_a_handshake_era_client_samples(asking_wb: Workbench) -> None:
+    async def sampler(messages: Any, params: Any, context: Any) -> str:
+        return f"Paris (asked: {messages[0].content.text})"
+
+    text, _ = call(asking_wb, "legacy", "ask_model", [], sampling_handler=sampler)
+    assert text == "Paris (asked: Capital of France?)"
+
+
+def test_a_2026_client_is_told_sampling_is_deprecated(asking_wb: Workbench) -> None:
+    text, _ = call(asking_wb, "auto", "ask_model", [])
+    assert "sampling is deprecated in MCP 2026-07-28 (SEP-2577)" in text
+
+
+def test_a_client_without_elicitation_is_never_asked(asking_wb: Workbench) -> None:
+    handle = asking_wb.serve()
+
+    async def main() -> str:
+        async with Client(handle.url, auth=handle.token, mode="legacy") as client:
+            result = await client.call_tool("greet", {}, raise_on_error=False)
+            return str(result.content[0].text)
+
+    assert "did not declare the elicitation capability" in asyncio.run(main())
+
+
+def rounds_of(wb: Workbench) -> Any:
+    provider = wb.served._provider
+    assert isinstance(provider, NotebookProvider)
+    return provider.rounds
+
+
+def test_an_abandoned_round_ends_the_call_with_a_clear_error(asking_wb: Workbench) -> None:
+    """A 2026-07-28 client that never comes back: the question fails in the tool after the
+    TTL, the history says why, and nothing stays suspended."""
+    handle = asking_wb.serve()
+    rounds = rounds_of(asking_wb)
+    rounds.ttl = 0.5
+
+    async def main() -> mcp_types.InputRequiredResult:
+        never = handler([], Asked([]))  # declares elicitation; this client never retries
+        async with Client(handle.url, auth=handle.token, elicitation_handler=never) as client:
+            first = await client.session.call_tool("greet", {}, allow_input_required=True)
+            assert isinstance(first, mcp_types.InputRequiredResult), first
+            return first
+
+    first = asyncio.run(main())
+    assert first.request_state and list(first.input_requests or {}) == ["ask-1"]
+    assert len(rounds) == 1
+    deadline = time.monotonic() + 10
+    while len(rounds) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    while not asking_wb.history.last() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    last = asking_wb.history.last(1)[0]
+    assert len(rounds) == 0
+    assert last.observation.error_kind is ErrorKind.TOOL_ERROR
+    assert "did not answer within 0.5 s; the call was abandoned" in last.observation.text

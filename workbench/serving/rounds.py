@@ -1,0 +1,220 @@
+"""A served notebook tool's questions to a 2026-07-28 client: rounds of ``InputRequiredResult``.
+
+MCP 2026-07-28 has no server-to-client requests (SEP-2322): a ``tools/call`` that needs input
+answers with an ``InputRequiredResult`` (``inputRequests``, ``requestState``) and the client
+calls again with ``inputResponses`` and the echoed ``requestState``. A notebook tool asks in
+the middle of its code (``get_context().elicit``), so the call is not replayed: it keeps
+running, suspended in ``elicit``, and ``requestState`` names it. Each retry delivers the
+answers and waits again, until the call ends (its result answers that retry) or asks again
+(another round, another ``requestState``). FastMCP seals ``requestState``, so a client can
+neither forge nor alter one; the id in it is random besides.
+
+Suspended calls are bounded: at most ``limit`` wait at once (a question beyond that fails at
+once), and one whose client does not come back within ``ttl`` seconds is abandoned: its
+question raises in the tool (the call ends as a tool error in the history, saying so) and
+the call is cancelled if the tool still runs ``grace`` seconds later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import secrets
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import mcp_types
+
+from workbench.serving.questions import (
+    ElicitationAnswer,
+    ElicitationRequest,
+    NoOneToAsk,
+)
+from workbench.tools.schema import Observation
+
+TTL = 300.0
+"""Seconds a suspended call waits for its client's next round."""
+LIMIT = 16
+"""Calls that may wait for a client's answers at once."""
+GRACE = 5.0
+"""Seconds an abandoned call may take to end on its own before it is cancelled."""
+
+Start = Callable[["Suspended"], Awaitable[Observation]]
+"""Starts the call; its tool's questions go to ``Suspended.ask``."""
+
+
+class Unanswered(NoOneToAsk):
+    """The client never came back with the answer."""
+
+
+def wire_request(request: ElicitationRequest) -> mcp_types.ElicitRequest:
+    """A tool's question as MCP's ``elicitation/create`` (an ``inputRequests`` entry)."""
+    params: mcp_types.ElicitRequestParams
+    if request.mode == "url":
+        params = mcp_types.ElicitRequestURLParams(
+            message=request.message, url=str(request.url), elicitation_id=uuid.uuid4().hex
+        )
+    else:
+        params = mcp_types.ElicitRequestFormParams(
+            message=request.message, requested_schema=dict(request.schema)
+        )
+    return mcp_types.ElicitRequest(params=params)
+
+
+def answer_of(response: Any) -> ElicitationAnswer | None:
+    """A client's ``inputResponses`` entry as an answer; None when it is no elicitation
+    result (the question is asked again)."""
+    if isinstance(response, mcp_types.ElicitResult):
+        content = dict(response.content) if response.content is not None else None
+        return ElicitationAnswer(response.action, content if response.action == "accept" else None)
+    return None
+
+
+class Suspended:
+    """One served call and the questions it waits on."""
+
+    def __init__(self, rounds: Rounds, relay: Any = None) -> None:
+        self.id = secrets.token_urlsafe(16)
+        self.relay = relay
+        """Whatever the round in flight reports with (the caller's; each round sets it)."""
+        self._rounds = rounds
+        self.round = 0
+        self.open: dict[str, tuple[ElicitationRequest, asyncio.Future[ElicitationAnswer]]] = {}
+        self.asked = asyncio.Event()
+        self.job: asyncio.Task[Observation] | None = None
+        self.abandoned: str | None = None
+        self._keys = itertools.count(1)
+        self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def state(self) -> str:
+        return f"{self.id}.{self.round}"
+
+    async def ask(self, request: ElicitationRequest) -> ElicitationAnswer:
+        """The asker of this call: the question waits for a round to carry its answer."""
+        if self.abandoned is not None:
+            raise Unanswered(self.abandoned)
+        if not self._rounds.admit(self):
+            raise NoOneToAsk(
+                f"{self._rounds.limit} served calls already wait for their clients' answers; "
+                "this one cannot ask now."
+            )
+        key = request.key or f"ask-{next(self._keys)}"
+        while key in self.open:
+            key = f"{key}-{next(self._keys)}"
+        answer: asyncio.Future[ElicitationAnswer] = asyncio.get_running_loop().create_future()
+        self.open[key] = (request, answer)
+        self.asked.set()
+        try:
+            return await answer
+        finally:
+            self.open.pop(key, None)
+
+    def deliver(self, responses: Mapping[str, Any] | None) -> None:
+        """Answer the open questions the client answered; the others stay open."""
+        for key, response in (responses or {}).items():
+            entry = self.open.get(key)
+            answer = answer_of(response)
+            if entry is not None and answer is not None and not entry[1].done():
+                entry[1].set_result(answer)
+
+    async def next(self) -> Observation | mcp_types.InputRequiredResult:
+        """The call's result, or its open questions once it waits on some."""
+        assert self.job is not None
+        self._stop_timer()
+        await asyncio.sleep(0)  # answers just delivered reach the tool first
+        while True:
+            waiting = [q for q, (_, future) in self.open.items() if not future.done()]
+            if waiting and not self.job.done():
+                break
+            if self.job.done():
+                self._rounds.forget(self)
+                return self.job.result()
+            self.asked.clear()
+            asked = asyncio.ensure_future(self.asked.wait())
+            try:
+                await asyncio.wait([self.job, asked], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                asked.cancel()
+        self.round += 1
+        self._timer = asyncio.get_running_loop().call_later(self._rounds.ttl, self.abandon)
+        requests: dict[str, mcp_types.InputRequest] = {
+            key: wire_request(self.open[key][0]) for key in waiting
+        }
+        return mcp_types.InputRequiredResult(input_requests=requests, request_state=self.state)
+
+    def abandon(self, why: str | None = None) -> None:
+        """The client never came back: every open question fails in the tool, and the call
+        is cancelled if it still runs after the grace."""
+        self.abandoned = why or (
+            f"The client did not answer within {self._rounds.ttl:g} s; the call was abandoned."
+        )
+        self._rounds.forget(self)
+        for _, future in list(self.open.values()):
+            if not future.done():
+                future.set_exception(Unanswered(self.abandoned))
+        if self.job is not None and not self.job.done():
+            job = self.job
+            asyncio.get_running_loop().call_later(self._rounds.grace, job.cancel)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+class Rounds:
+    """The served calls suspended in a question, by id; one per served surface."""
+
+    def __init__(self, ttl: float = TTL, limit: int = LIMIT, grace: float = GRACE) -> None:
+        self.ttl = ttl
+        self.limit = limit
+        self.grace = grace
+        self._waiting: dict[str, Suspended] = {}
+
+    def __len__(self) -> int:
+        return len(self._waiting)
+
+    def admit(self, call: Suspended) -> bool:
+        """Whether ``call`` may wait for answers (it already does, or there is room)."""
+        if call.id in self._waiting:
+            return True
+        if len(self._waiting) >= self.limit:
+            return False
+        self._waiting[call.id] = call
+        return True
+
+    def forget(self, call: Suspended) -> None:
+        self._waiting.pop(call.id, None)
+
+    async def first(
+        self, start: Start, relay: Any = None
+    ) -> Observation | mcp_types.InputRequiredResult:
+        """Start a call; its result, or the first round of its questions."""
+        call = Suspended(self, relay)
+        call.job = asyncio.ensure_future(start(call))
+        try:
+            return await call.next()
+        except asyncio.CancelledError:  # the client went away before the first answer
+            call.job.cancel()
+            self.forget(call)
+            raise
+
+    async def again(
+        self, state: str, responses: Mapping[str, Any] | None, relay: Any = None
+    ) -> Observation | mcp_types.InputRequiredResult | None:
+        """A client's next round; None when no call waits under ``state`` (ended,
+        abandoned, or a round already answered)."""
+        call_id, _, _ = state.partition(".")
+        call = self._waiting.get(call_id)
+        if call is None or call.state != state:
+            return None
+        call.relay = relay
+        call.deliver(responses)
+        return await call.next()
+
+    def close(self) -> None:
+        """Stop serving: every waiting call is abandoned."""
+        for call in list(self._waiting.values()):
+            call.abandon("The server stopped before the client answered.")
