@@ -18,6 +18,7 @@ from typing import Any
 from workbench.display import markup
 from workbench.display.action import ActionView
 from workbench.display.formatting import shorten
+from workbench.display.icons import Shown, drawable_shown, icon_html
 from workbench.display.mime import BROWSER_MIME, JSON_VERSION
 from workbench.display.observation import ObservationView
 from workbench.display.tool_card import ToolCard
@@ -36,17 +37,27 @@ class ResultRow:
     title: str = ""
     description: str = ""
     badges: tuple[str, ...] = ()
+    icon: Shown = ()
+    """The row's drawable icon by theme, as the list drew it."""
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> ResultRow:
-        """A row of ``ToolList.answer`` (anything missing or odd becomes empty)."""
+        """A row of ``ToolList.answer`` (anything missing or odd becomes empty; an icon
+        only when drawable)."""
         badges = row.get("badges")
+        icon = row.get("icon")
         return cls(
             id=str(row.get("id") or ""),
             title=str(row.get("title") or ""),
             description=str(row.get("description") or ""),
             badges=tuple(str(b) for b in badges) if isinstance(badges, list | tuple) else (),
+            icon=drawable_shown(icon) if isinstance(icon, Mapping) else (),
         )
+
+    def to_json(self) -> dict[str, Any]:
+        made: dict[str, Any] = {"id": self.id, "title": self.title}
+        made.update(description=self.description, badges=list(self.badges))
+        return {**made, "icon": dict(self.icon)} if self.icon else made
 
 
 @dataclass(frozen=True)
@@ -82,7 +93,7 @@ class BrowserSnapshot:
             "server": self.server,
             "note": self.note,
             "total": self.total,
-            "results": [{**asdict(row), "badges": list(row.badges)} for row in self.results],
+            "results": [row.to_json() for row in self.results],
             "open": _card_json(self.card) if self.card is not None else None,
             "lastCall": _call_json(self.last_call) if self.last_call is not None else None,
         }
@@ -127,7 +138,8 @@ class BrowserSnapshot:
             return ""
         rows = [
             (
-                markup.span(
+                (icon_html(row.icon[0][1]) if row.icon else "")
+                + markup.span(
                     ("▸ " if row.id == self.selected else "") + row.id, mono=True, bold=True
                 ),
                 markup.esc(row.title),
@@ -162,6 +174,7 @@ def _card_json(card: ToolCard) -> dict[str, Any]:
         "badges": list(card.badges),
         "tags": list(entry.tags),
         "parameters": [asdict(param) for param in card.parameters],
+        **({"icon": card.icon} if card.icon else {}),
     }
 
 

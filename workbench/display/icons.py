@@ -7,10 +7,10 @@ shows: a table of a thousand tools of one server must not carry a thousand large
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from workbench.display import markup
-from workbench.tools.icons import Icon, shown_icons
+from workbench.tools.icons import THEMES, Icon, drawable, shown_icons
 
 ICON_PX = 16
 """The size an icon is drawn at, in CSS pixels."""
@@ -39,6 +39,17 @@ class IconBudget:
             return ()
         self.chars -= cost
         return shown
+
+
+def drawable_shown(icon: Mapping[str, object]) -> Shown:
+    """An icon mapping read back (a saved row's): its drawable sources only, ``any`` first;
+    ``()`` without a drawable ``any``."""
+    shown = tuple(
+        (key, src)
+        for key in ("any", *THEMES)
+        if isinstance(src := icon.get(key), str) and drawable(Icon(src))
+    )
+    return shown if shown and shown[0][0] == "any" else ()
 
 
 def icon_html(src: str) -> str:

@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: bab922158e406ebcad9f123a280449a6d5ec8ef9fa660d27e539bc31d1bc06c9
+ * schemas-sha256: a6f16b5a63473563cedd37a8bffea7ba58cbdaf203bdc93008135cc436696396
  */
 
 /**
@@ -132,6 +132,24 @@ export interface BrowserResultRow {
    * Its annotation badges.
    */
   badges: string[];
+  icon?: ToolIcon;
+}
+/**
+ * The tool's icon that may be drawn, as an <img> before its id (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
+ */
+export interface ToolIcon {
+  /**
+   * A data: URI of an image.
+   */
+  any: string;
+  /**
+   * A data: URI of an image.
+   */
+  light?: string;
+  /**
+   * A data: URI of an image.
+   */
+  dark?: string;
 }
 /**
  * The document under application/vnd.workbench.tool+json (ToolCard, display/tool_card.py), also the open tool of a browser snapshot: what the card shows, with the parameters as rows written for people, not the input schema (which may be large). Version 1, only ever grown additively.
@@ -178,23 +196,6 @@ export interface ToolDocument {
    * One row per top-level parameter of the input schema.
    */
   parameters: ParameterRow[];
-}
-/**
- * The tool's icon that may be drawn, as an <img> before its id (workbench/tools/icons.py): only small data: images, never an https URL. `any` when the page does not know its theme, `light` / `dark` only when they differ from it.
- */
-export interface ToolIcon {
-  /**
-   * A data: URI of an image.
-   */
-  any: string;
-  /**
-   * A data: URI of an image.
-   */
-  light?: string;
-  /**
-   * A data: URI of an image.
-   */
-  dark?: string;
 }
 /**
  * One top-level parameter as the card's table shows it.

@@ -6,6 +6,7 @@
  */
 import { el, fallback, isDocument, line, list, note, record, text } from '../render/dom';
 import { renderToolCard } from '../render/catalog';
+import { iconNode } from '../render/icon';
 import { IActionDoc, IObservationDoc, renderAction, renderObservation } from '../render/observation';
 
 export const BROWSER_MIME = 'application/vnd.workbench.browser+json';
@@ -30,7 +31,12 @@ function results(rows: unknown[], open: string): HTMLElement {
     if (id && id === open) {
       item.classList.add('jp-wb-snapshot-open');
     }
-    const head = line('jp-wb-snapshot-head', el('span', 'jp-wb-tool-id', id));
+    const idNode = el('span', 'jp-wb-tool-id', id);
+    const icon = iconNode(row.icon);
+    if (icon) {
+      idNode.prepend(icon);
+    }
+    const head = line('jp-wb-snapshot-head', idNode);
     if (row.title) {
       head.appendChild(el('span', 'jp-wb-snapshot-title', text(row.title)));
     }
