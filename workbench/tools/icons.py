@@ -1,16 +1,18 @@
 """Icons of tools and servers (MCP 2025-11-25, SEP-973): kept as data, drawn only when safe.
 
 A server's icons are its words, so they are data. The one rule every view follows
-(:func:`shown_icon`, which the tables, the tool browser and the sidebar all call):
+(:func:`shown_icon` and :func:`shown_icons`, behind the tables, the tool card, the tool
+browser and the sidebar; the extension and the browser's script check ``src`` again):
 
-- only a ``data:`` URI of an image (png, jpeg, gif, webp or svg+xml), at most
+- only a ``data:`` URI of an image (png, jpeg or jpg, gif, webp or svg+xml), at most
   ``MAX_ICON_CHARS`` long and made only of URI characters (no quote, space or ``<``), is
   ever drawn, as the ``src`` of an ``<img>`` (an SVG in an ``<img>`` runs no script), and
   the caller still escapes it in the attribute;
 - an ``https:`` (or any other) URL is never loaded: not by the kernel, and not by the page,
   since fetching a URL a server named tells that third party who is looking and when;
 - by theme: the icon made for the front end's theme when it knows one, else one made for
-  any theme, else the first that may be drawn.
+  any theme, else the first that may be drawn. A page that knows its theme is sent the
+  choice for ``any`` theme and, where they differ, for ``light`` and ``dark``.
 
 Declaring a notebook tool's icons (:func:`declared_icons`, ``@tool(icons=[...])``) takes a
 ``data:`` URI, an ``https:`` URL, or a local image file read once, at definition time, into
