@@ -151,6 +151,12 @@ def test_the_extension_is_advertised_only_while_a_tool_runs_as_a_task(wb: Workbe
         assert extensions == {TASKS: {}}
     finally:
         client.close()
+    handle = wb.serve(exclude=["slow"])  # the task tool is not served: nothing to advertise
+    client = TaskClient(handle.url, handle.token)
+    try:
+        assert "extensions" not in client.result("server/discover", {})["capabilities"]
+    finally:
+        client.close()
 
 
 def test_a_task_method_whose_mcp_name_header_is_another_task_is_refused(

@@ -329,8 +329,14 @@ def wire_result(tool: ServedTool, observation: Observation) -> dict[str, Any]:
 
 
 def supports_tasks(provider: object) -> bool:
-    """Whether a tool the provider serves now runs as a task (the notebook's tools only)."""
-    filtered = getattr(provider, "filtered", None)
-    if filtered is None or not getattr(provider, "_notebook", False):
+    """Whether a tool the provider serves runs as a task (the notebook's tools only). Asked
+    on the bridge loop at each discover: the surface's name filters only, never a tool's
+    ``enabled()`` (notebook code), so a hidden task tool may still count."""
+    definitions = getattr(provider, "_definitions", None)
+    surface = getattr(provider, "_surface", None)
+    if definitions is None or surface is None or not getattr(provider, "_notebook", False):
         return False
-    return any(definition.task != "forbidden" for definition in filtered().values())
+    return any(
+        definition.task != "forbidden" and surface.passes_filters(name)
+        for name, definition in definitions().items()
+    )
