@@ -81,6 +81,7 @@ def test_a_task_call_returns_a_handle_at_once_and_its_result_later(served: Workb
     assert any(message and message.startswith("step") for _, _, message in seen), seen
     assert [call.kind for call in served.history][-2:] == ["task", "tool"]
     assert served.history[-1].arguments == {"seconds": 0.9}
+    assert (served.history[-1].observation.duration or 0) >= 0.8  # the task's whole run
     assert [kept.id for kept in served.tasks()] == [handle.id]
     kept = json.loads(records_file().read_text())
     assert kept[-1]["taskId"] == handle.id and kept[-1]["status"] == "completed"

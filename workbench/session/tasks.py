@@ -10,10 +10,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
+from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 from workbench.errors import OneLineError
-from workbench.features.tasks import TASKS_EXTENSION, TaskRecord, TaskState, now_iso
+from workbench.features.tasks import (
+    TASKS_EXTENSION,
+    TaskRecord,
+    TaskState,
+    now_iso,
+    parse_iso,
+)
 from workbench.history import History
 from workbench.mcp import tasks as wire
 from workbench.mcp.connection import Connection, ProgressCallback
@@ -183,6 +190,11 @@ class TaskBook:
         self, tool_id: str, server: str, arguments: dict[str, Any], state: TaskState
     ) -> Observation:
         observation = observation_of(state, tool_id)
+        created = parse_iso(state.created_at)
+        if created is not None:  # the task's whole run, as the server stamped it
+            ended = parse_iso(state.last_updated_at) or datetime.now(timezone.utc)
+            elapsed = max((ended - created).total_seconds(), 0.0)
+            observation = observation.model_copy(update={"duration": elapsed})
         self._history.record(tool_id, server, arguments, observation)
         return observation
 
