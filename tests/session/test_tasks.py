@@ -151,3 +151,25 @@ def test_a_2025_11_25_task_of_server_everything_with_its_question(
         assert "Research Report: tasks" in observation.text
         assert asked and "multiple interpretations" in asked[0]
         assert wb.task(handle.id).status == "completed"
+
+
+def test_watch_follows_the_task_in_the_background_and_result_shares_its_end(
+    served: Workbench,
+) -> None:
+    handle = served.call("nb.slow", {"seconds": 0.6}, task=True)
+    assert isinstance(handle, TaskHandle)
+    statuses: list[str | None] = []
+    ended = threading.Event()
+    ends: list[Observation | None] = []
+
+    def end(observation: Observation | None) -> None:
+        ends.append(observation)
+        ended.set()
+
+    handle.watch(lambda done, total, status: statuses.append(status), end)
+    assert ended.wait(15)
+    assert ends[0] is not None and ends[0].text == "slept 0.6"
+    assert "working" in statuses or any(s and s.startswith("step") for s in statuses)
+    calls = len(served.history)
+    assert handle.result() is ends[0]  # the same end, not recorded twice
+    assert len(served.history) == calls

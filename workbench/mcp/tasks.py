@@ -115,9 +115,12 @@ async def cancel(connection: Connection, task_id: str) -> None:
     await request(connection, f"tasks/cancel {task_id}", "tasks/cancel", {"taskId": task_id})
 
 
-async def answer(connection: Connection, state: TaskState, tool: str, seen: set[str]) -> None:
+async def answer(
+    connection: Connection, state: TaskState, call: CallAnswers, seen: set[str]
+) -> None:
     """Answer the task's open input requests not answered yet (``tasks/update``), with the
-    same handlers and question UI as a call's elicitation."""
+    same handlers and question UI as a call's elicitation (``call``: made where the person
+    waits, so a form lands in that cell)."""
     answers = connection._answers
     responses: dict[str, Any] = {}
     for key, wanted in state.input_requests.items():
@@ -126,11 +129,11 @@ async def answer(connection: Connection, state: TaskState, tool: str, seen: set[
         seen.add(key)
         if wanted.get("method") != "elicitation/create":
             continue  # only questions can be answered here
-        question = elicitation(connection.name, wanted.get("params"), tool)
+        question = elicitation(connection.name, wanted.get("params"), call.tool)
         if answers is None:
             reply = ElicitationAnswer.decline()
         else:
-            reply = await answers.elicit(question, CallAnswers.here(tool))
+            reply = await answers.elicit(question, call)
         responses[key] = {"action": reply.action}
         if reply.action == "accept":
             responses[key]["content"] = reply.content or {}

@@ -56,6 +56,10 @@ class Tasks:
     def _tasks(self) -> TaskBook:
         if self._task_book is None:
             self._task_book = TaskBook(
-                self._bridge.run, self._bridge.arun, self._manager.get, self.history
+                self._bridge.run,
+                self._bridge.arun,
+                self._bridge.submit,
+                self._manager.get,
+                self.history,
             )
         return self._task_book

@@ -7,6 +7,8 @@ last status) is written to the workbench's data folder, so a restarted kernel li
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
@@ -23,6 +25,7 @@ from workbench.features.tasks import (
 )
 from workbench.history import History
 from workbench.mcp import tasks as wire
+from workbench.mcp.answers import CallAnswers
 from workbench.mcp.connection import Connection, ProgressCallback
 from workbench.tools.schema import ErrorKind, Observation
 
@@ -44,6 +47,12 @@ class TaskHandle:
         """The task as last seen (None until polled, after a restart)."""
         self.arguments: dict[str, Any] = {}
         """The call's arguments, in the kernel that started it (never written to disk)."""
+        self.answered: set[str] = set()
+        """The input requests answered already (each is shown once)."""
+        self.observation: Observation | None = None
+        """The task's end, once seen."""
+        self.watching: concurrent.futures.Future[Observation] | None = None
+        """The background follower ``watch`` started, if any."""
 
     @property
     def id(self) -> str:
@@ -56,6 +65,11 @@ class TaskHandle:
     @property
     def tool_id(self) -> str:
         return self.record.tool_id
+
+    @property
+    def tool_name(self) -> str:
+        """The tool's name on its server."""
+        return self.tool_id.partition(".")[2] or self.tool_id
 
     @property
     def status(self) -> str:
@@ -72,10 +86,22 @@ class TaskHandle:
     def result(self, *, on_progress: ProgressCallback | None = None) -> Observation:
         """Wait for the task to end and return its result as an Observation (recorded in
         the history); questions it asks meanwhile are answered as a call's are."""
-        return self._book.run(self._book.wait(self, on_progress))  # type: ignore[no-any-return]
+        here = CallAnswers.here(self.tool_name)  # a question's form lands in this cell
+        return self._book.run(self._book.wait(self, on_progress, here))  # type: ignore[no-any-return]
 
     async def aresult(self, *, on_progress: ProgressCallback | None = None) -> Observation:
-        return await self._book.arun(self._book.wait(self, on_progress))  # type: ignore[no-any-return]
+        here = CallAnswers.here(self.tool_name)
+        return await self._book.arun(self._book.wait(self, on_progress, here))  # type: ignore[no-any-return]
+
+    def watch(
+        self,
+        on_progress: ProgressCallback | None = None,
+        on_end: Callable[[Observation | None], object] | None = None,
+    ) -> None:
+        """Follow the task in the background until it ends: ``on_progress(done, total,
+        status)`` as it changes, its questions answered, ``on_end(observation)`` at the end
+        (None if following failed). ``result()`` then waits for the same end."""
+        self._book.watch(self, on_progress, on_end, CallAnswers.here(self.tool_name))
 
     def cancel(self) -> None:
         """Ask the server to cancel the task (cooperative: it may still finish)."""
@@ -101,11 +127,13 @@ class TaskBook:
         self,
         run: Run,
         arun: Callable[[Coroutine[Any, Any, Any]], Any],
+        submit: Callable[[Coroutine[Any, Any, Any]], concurrent.futures.Future[Any]],
         connection: Callable[[str], Connection],
         history: History,
     ) -> None:
         self.run = run
         self.arun = arun
+        self.submit = submit
         self._connection = connection
         self._history = history
         self._lock = threading.Lock()
@@ -158,18 +186,52 @@ class TaskBook:
         self._seen(handle, state)
         return state
 
-    async def wait(self, handle: TaskHandle, on_progress: ProgressCallback | None) -> Observation:
+    async def wait(
+        self, handle: TaskHandle, on_progress: ProgressCallback | None, here: CallAnswers
+    ) -> Observation:
+        """The task's end: known already, the watcher's, or polled for here."""
+        if handle.observation is not None:
+            return handle.observation
+        watching = handle.watching
+        if watching is not None and not watching.done():
+            return await asyncio.wrap_future(watching)
+        return await self._poll(handle, on_progress, here)
+
+    def watch(
+        self,
+        handle: TaskHandle,
+        on_progress: ProgressCallback | None,
+        on_end: Callable[[Observation | None], object] | None,
+        here: CallAnswers,
+    ) -> None:
+        """Follow the task in the background (answering its questions) until it ends."""
+
+        async def follow() -> Observation:
+            try:
+                ended = await self._poll(handle, on_progress, here)
+            except BaseException:
+                if on_end is not None:
+                    on_end(None)
+                raise
+            if on_end is not None:
+                on_end(ended)
+            return ended
+
+        handle.watching = self.submit(follow())
+
+    async def _poll(
+        self, handle: TaskHandle, on_progress: ProgressCallback | None, here: CallAnswers
+    ) -> Observation:
         connection = self._connection(handle.server)
         flavor = handle.record.flavor
-        tool = handle.tool_id.partition(".")[2] or handle.tool_id
-        answered: set[str] = set()
+        answered = handle.answered
         state = handle.state
         while state is None or not state.terminal:
             state = await wire.get(connection, flavor, handle.id)
             self._seen(handle, state)
-            if on_progress is not None and (state.progress or state.status_message):
+            if on_progress is not None:
                 done, total = state.progress or (0.0, None)
-                on_progress(done, total, state.status_message)
+                on_progress(done, total, state.status_message or state.status)
             if state.terminal:
                 break
             if state.status == "input_required":
@@ -178,9 +240,13 @@ class TaskBook:
                     state = state.updated(status="completed", result=result)
                     self._seen(handle, state)
                     break
-                await wire.answer(connection, state, tool, answered)
+                await wire.answer(connection, state, here, answered)
             await wire.pause(state)
-        return self._finished(handle.tool_id, handle.server, handle.arguments, state)
+        if handle.observation is None:  # the first to see the end records it
+            handle.observation = self._finished(
+                handle.tool_id, handle.server, handle.arguments, state
+            )
+        return handle.observation
 
     async def cancel(self, handle: TaskHandle) -> None:
         await wire.cancel(self._connection(handle.server), handle.id)

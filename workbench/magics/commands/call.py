@@ -63,13 +63,20 @@ def _start_task(
     state: KernelState, entry: ToolEntry, arguments: dict[str, Any]
 ) -> Observation | TaskHandle:
     """The call as a task: its handle is the cell's value (shown with its id, server and TTL
-    in the output's metadata); ``%mcp tasks --result ID`` waits for it."""
+    in the output's metadata), and its status and progress stay live in the cell while it
+    runs (its questions asked there too); ``%mcp tasks --result ID`` waits for it."""
+    from workbench.display import CallProgress
     from workbench.errors import WorkbenchError
+    from workbench.session.tasks import TaskHandle
 
     try:
-        return state.workbench.call(entry.id, arguments, task=True)
+        started = state.workbench.call(entry.id, arguments, task=True)
     except WorkbenchError as error:
         raise fail(f"%mcp call --task: {error}") from None
+    if isinstance(started, TaskHandle):
+        progress = CallProgress(entry.id)
+        started.watch(progress.on_progress, lambda _: progress.finish())
+    return started
 
 
 def unfilled(arguments: Mapping[str, Any], where: str = "") -> list[str]:
