@@ -31,7 +31,9 @@ class TaskClient:
     def close(self) -> None:
         self.http.close()
 
-    def send(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def send(
+        self, method: str, params: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         """The JSON-RPC response (``result`` or ``error``) to one request."""
         capabilities = {"extensions": {TASKS: {}}} if self.tasks else {}
         meta = {
@@ -39,12 +41,13 @@ class TaskClient:
             "io.modelcontextprotocol/clientInfo": {"name": "task-test", "version": "0"},
             "io.modelcontextprotocol/clientCapabilities": capabilities,
         }
-        headers = dict(self.headers, **{"Mcp-Method": method})
+        sent = dict(self.headers, **{"Mcp-Method": method})
         name = params.get("taskId", params.get("name"))
         if isinstance(name, str):
-            headers["Mcp-Name"] = name
+            sent["Mcp-Name"] = name
+        sent |= headers or {}
         body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": meta}}
-        response = self.http.post(self.url, json=body, headers=headers)
+        response = self.http.post(self.url, json=body, headers=sent)
         text = response.text
         if text.lstrip().startswith("{"):
             message: dict[str, Any] = json.loads(text)
