@@ -57,13 +57,14 @@ APPLICABLE = [
     "prompts-get-embedded-resource",
     "prompts-get-with-image",
     "completion-complete",
+    # tests/fixtures/conformance_asking.ipynb: tools that ask (get_context().elicit, .sample)
+    "tools-call-elicitation",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
+    "tools-call-sampling",
 ]
 
 NOT_YET = {
-    "tools-call-sampling": "notebook tools cannot ask the caller to sample an LLM (no API)",
-    "tools-call-elicitation": "notebook tools cannot ask the caller for input (no API)",
-    "elicitation-sep1034-defaults": "notebook tools cannot ask the caller for input (no API)",
-    "elicitation-sep1330-enums": "notebook tools cannot ask the caller for input (no API)",
     "server-sse-polling": (
         "needs a test_reconnection tool whose SSE stream the server closes mid-call and resumes "
         "after Last-Event-ID (SEP-1699): serving keeps no event store, and a notebook tool has "

@@ -57,7 +57,10 @@ _TOOLS = [
     "completion-complete",
 ]
 
-_ASKING = "notebook tools cannot yet ask the caller for input (MRTR input_required, SEP-2322)"
+_SAMPLING = (
+    "sampling is deprecated in 2026-07-28 (SEP-2577): a notebook tool's sample() is refused "
+    "for 2026-07-28 clients, so no fixture tool asks by sampling/createMessage in a round"
+)
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,12 @@ SETS = {
             "sep-2164-resource-not-found",
             "caching",
             "input-required-result-unsupported-methods",
-            # Vacuous for now: the scenarios call test_input_required_result_elicitation, which
-            # the fixture does not have, and an unknown tool's error result satisfies them.
+            # tests/fixtures/conformance_asking.ipynb: tools that ask (get_context().elicit)
+            "input-required-result-basic-elicitation",
+            "input-required-result-request-state",
+            "input-required-result-multi-round",
+            "input-required-result-result-type",
+            "input-required-result-tampered-state",
             "input-required-result-missing-input-response",
             "input-required-result-ignore-extra-params",
             "input-required-result-validate-input",
@@ -100,15 +107,16 @@ SETS = {
                 "no fixture tool test_missing_capability needs sampling to be rejected with "
                 "-32021 (SEP-2575)"
             ),
-            "input-required-result-basic-elicitation": _ASKING,
-            "input-required-result-basic-sampling": _ASKING,
-            "input-required-result-basic-list-roots": _ASKING,
-            "input-required-result-request-state": _ASKING,
-            "input-required-result-multiple-input-requests": _ASKING,
-            "input-required-result-multi-round": _ASKING,
-            "input-required-result-result-type": _ASKING,
-            "input-required-result-tampered-state": _ASKING,
-            "input-required-result-capability-check": _ASKING,
+            "input-required-result-basic-sampling": _SAMPLING,
+            "input-required-result-basic-list-roots": (
+                "a notebook tool has no way to ask its caller's roots (roots/list in a round)"
+            ),
+            "input-required-result-multiple-input-requests": (
+                "needs elicitation, sampling and roots/list in one round: " + _SAMPLING
+            ),
+            "input-required-result-capability-check": (
+                "needs a tool that asks by sampling a client declaring sampling only: " + _SAMPLING
+            ),
             "input-required-result-non-tool-request": (
                 "needs a prompt that asks for input (test_input_required_result_prompt)"
             ),
@@ -147,12 +155,13 @@ SETS = {
             "resources-unsubscribe",
             "server-session-lifecycle",  # added after the release, not scored
             "json-schema-2020-12",  # pending; SEP-2106's checks are skipped at this revision
+            # tests/fixtures/conformance_asking.ipynb: tools that ask (get_context().elicit)
+            "tools-call-elicitation",
+            "elicitation-sep1034-defaults",
+            "elicitation-sep1330-enums",
+            "tools-call-sampling",
         ],
         not_yet={
-            "tools-call-sampling": "notebook tools cannot yet ask the caller to sample an LLM",
-            "tools-call-elicitation": "notebook tools cannot yet ask the caller for input",
-            "elicitation-sep1034-defaults": "notebook tools cannot yet ask the caller for input",
-            "elicitation-sep1330-enums": "notebook tools cannot yet ask the caller for input",
             "server-sse-polling": (
                 "pending; needs a test_reconnection tool whose SSE stream the server closes "
                 "mid-call and resumes after Last-Event-ID (SEP-1699): serving keeps no event store"

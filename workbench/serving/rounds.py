@@ -74,8 +74,13 @@ def answer_of(response: Any) -> ElicitationAnswer | None:
 class Suspended:
     """One served call and the questions it waits on."""
 
-    def __init__(self, rounds: Rounds, relay: Any = None) -> None:
+    def __init__(
+        self, rounds: Rounds, relay: Any = None, given: Mapping[str, Any] | None = None
+    ) -> None:
         self.id = secrets.token_urlsafe(16)
+        self.given = dict(given or {})
+        """Answers the client sent with its first call, before any question: a question
+        asked under one of these keys is answered at once."""
         self.relay = relay
         """Whatever the round in flight reports with (the caller's; each round sets it)."""
         self._rounds = rounds
@@ -95,6 +100,9 @@ class Suspended:
         """The asker of this call: the question waits for a round to carry its answer."""
         if self.abandoned is not None:
             raise Unanswered(self.abandoned)
+        given = answer_of(self.given.pop(request.key, None)) if request.key else None
+        if given is not None:
+            return given
         if not self._rounds.admit(self):
             raise NoOneToAsk(
                 f"{self._rounds.limit} served calls already wait for their clients' answers; "
@@ -189,10 +197,11 @@ class Rounds:
         self._waiting.pop(call.id, None)
 
     async def first(
-        self, start: Start, relay: Any = None
+        self, start: Start, relay: Any = None, given: Mapping[str, Any] | None = None
     ) -> Observation | mcp_types.InputRequiredResult:
-        """Start a call; its result, or the first round of its questions."""
-        call = Suspended(self, relay)
+        """Start a call; its result, or the first round of its questions. ``given``: the
+        answers the client sent up front, by the keys the tool asks under."""
+        call = Suspended(self, relay, given)
         call.job = asyncio.ensure_future(start(call))
         try:
             return await call.next()

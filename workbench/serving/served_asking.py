@@ -91,7 +91,7 @@ async def served_call(
             )
 
     if state is None:
-        result = await rounds.first(start, relay)
+        result = await rounds.first(start, relay, ctx.input_responses)
     else:
         again = await rounds.again(state, ctx.input_responses, relay)
         if again is None:
