@@ -185,3 +185,53 @@ def test_an_abandoned_round_ends_the_call_with_a_clear_error(asking_wb: Workbenc
     assert len(rounds) == 0
     assert last.observation.error_kind is ErrorKind.TOOL_ERROR
     assert "did not answer within 0.5 s; the call was abandoned" in last.observation.text
+
+
+def first_round(wb: Workbench, tool: str, count: int = 1) -> list[Any]:
+    """``count`` 2026-07-28 calls of ``tool`` that stop at their first answer; never retried."""
+    handle = wb.served
+
+    async def main() -> list[Any]:
+        never = handler([], Asked([]))
+        async with Client(handle.url, auth=handle.token, elicitation_handler=never) as client:
+            return [
+                await client.session.call_tool(tool, {}, allow_input_required=True)
+                for _ in range(count)
+            ]
+
+    return asyncio.run(main())
+
+
+def test_at_most_limit_calls_wait_for_answers(asking_wb: Workbench) -> None:
+    asking_wb.serve()
+    rounds_of(asking_wb).limit = 1
+    waiting, refused = first_round(asking_wb, "greet", 2)
+    assert isinstance(waiting, mcp_types.InputRequiredResult)
+    assert isinstance(refused, mcp_types.CallToolResult) and refused.is_error
+    assert "1 served calls already wait for their clients' answers" in str(refused.content)
+    assert len(rounds_of(asking_wb)) == 1
+
+
+def test_a_round_answered_twice_is_refused_with_a_clear_error(asking_wb: Workbench) -> None:
+    """The retry ends the call; the same requestState again finds no call waiting."""
+    handle = asking_wb.serve()
+
+    async def main() -> tuple[Any, Any]:
+        never = handler([], Asked([]))
+        async with Client(handle.url, auth=handle.token, elicitation_handler=never) as client:
+            first = await client.session.call_tool("greet", {}, allow_input_required=True)
+            assert isinstance(first, mcp_types.InputRequiredResult)
+            answers: mcp_types.InputResponses = {
+                "ask-1": mcp_types.ElicitResult(action="accept", content={"name": "Ada"})
+            }
+            retries = [
+                await client.session.call_tool(
+                    "greet", {}, input_responses=answers, request_state=first.request_state
+                )
+                for _ in range(2)
+            ]
+            return retries[0], retries[1]
+
+    done, late = asyncio.run(main())
+    assert done.content[0].text == "Hello, Ada!"
+    assert late.is_error and "no longer waits for answers" in late.content[0].text
