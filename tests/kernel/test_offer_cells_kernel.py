@@ -65,6 +65,7 @@ def test_a_re_run_cell_is_what_the_notebook_and_an_outside_client_see(
         "%mcp serve --no-auth\nimport workbench\nprint('URL', workbench.current().served.url)",
     )
     [url] = [line.split()[1] for line in out.splitlines() if line.startswith("URL ")]
+    assert "With resources: data://notes, data://users/{name}; prompts: summarize." in out
 
     async def read(client: Client[Any]) -> tuple[str, list[str]]:
         [contents] = await client.read_resource("data://notes")

@@ -185,6 +185,14 @@ class ServeHandle:
         filters let through)."""
         return self._provider.names()
 
+    def offers(self) -> tuple[list[str], list[str]]:
+        """The notebook's resources (by URI) and prompts (by name) served now."""
+        notices = self._server.offers
+        if notices is None:
+            return [], []
+        found = notices.provider
+        return [d.uri for d in found.resources()], [p.name for p in found.prompts()]
+
     def allow_tools(self, names: Iterable[str] | None) -> None:
         """Serve only ``names`` from now on (None: all the filters let through); connected
         clients are told the list changed."""

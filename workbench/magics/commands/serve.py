@@ -40,8 +40,14 @@ if TYPE_CHECKING:
 )  # fmt: skip
 @argument("--new-token", action="store_true", help="A new random token, even when serving again.")
 @argument("--no-auth", action="store_true", help="No token at all (with a warning).")
-@argument("--expose", action="append", metavar="A,B", help="Serve only these tools.")
-@argument("--exclude", action="append", default=[], metavar="C", help="Never these tools.")
+@argument(
+    "--expose", action="append", metavar="A,B",
+    help="Serve only these tools (and resources by URI or name, prompts by name).",
+)  # fmt: skip
+@argument(
+    "--exclude", action="append", default=[], metavar="C",
+    help="Never these tools (resources, prompts).",
+)  # fmt: skip
 @argument("--page-size", type=int, default=100, metavar="N", help="Tools per tools/list page.")
 @argument("--instructions", metavar="TEXT|FILE", help="Sent to clients at initialize.")
 @argument(
@@ -98,6 +104,10 @@ def report(handle: Any) -> str:
         f"Serving {len(tools)} tool{'' if len(tools) == 1 else 's'}{_of(handle)} at {handle.url}"
         + (f" ({', '.join(tools)})" if tools else " (none yet)")
     )
+    resources, prompts = handle.offers() if hasattr(handle, "offers") else ([], [])
+    if resources or prompts:
+        lines.append(f"With resources: {', '.join(resources) or 'none'}; "
+                     f"prompts: {', '.join(prompts) or 'none'}.")  # fmt: skip
     lines.append(_token_line(handle))
     lines.append("Stop with %mcp serve --stop; %mcp servers shows connected clients.")
     for title, text in handle.client_configs().items():
