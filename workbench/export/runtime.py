@@ -58,6 +58,95 @@ class _WbToolContext:
     def error(self, message):
         self.log(message, "error")
 
+    def elicit(self, message, schema, *, key=None):
+        """Ask the client to fill in a form (a flat JSON Schema dict, or a type); in an async
+        tool, await it. Handshake-era clients only: 2026-07-28 has no server requests."""
+
+        async def ask():
+            request = self._asking()
+            flat = isinstance(schema, dict) and (
+                "properties" in schema or schema.get("type") == "object"
+            )
+            if flat:
+                result = await request.session.elicit_form(
+                    str(message), {"type": "object", **schema}, request.request_id
+                )
+                content = result.content if result.action == "accept" else None
+                return _WbAnswer(result.action, content, content)
+            result = await request.elicit(str(message), schema)
+            data = getattr(result, "data", None)
+            return _WbAnswer(result.action, data if isinstance(data, dict) else None, data)
+
+        return self._ask(ask())
+
+    def elicit_url(self, message, url, *, key=None):
+        """Ask the client to open ``url``; in an async tool, await it."""
+
+        async def ask():
+            import uuid
+
+            request = self._asking()
+            result = await request.session.elicit_url(
+                str(message), str(url), uuid.uuid4().hex, related_request_id=request.request_id
+            )
+            return _WbAnswer(result.action)
+
+        return self._ask(ask())
+
+    def sample(self, messages, *, system_prompt=None, max_tokens=100, temperature=None):
+        """Ask the client's language model (deprecated in 2026-07-28, SEP-2577)."""
+
+        async def ask():
+            import warnings
+
+            import mcp.types
+
+            request = self._asking()
+            turns = [messages] if isinstance(messages, str) else list(messages)
+            with warnings.catch_warnings():  # deprecated in 2026-07-28; this client has it
+                warnings.simplefilter("ignore")
+                sent = request.session.create_message(
+                    [
+                        mcp.types.SamplingMessage(
+                            role="user", content=mcp.types.TextContent(type="text", text=turn)
+                        )
+                        for turn in turns
+                    ],
+                    max_tokens=max_tokens,
+                    system_prompt=system_prompt,
+                    temperature=temperature,
+                    related_request_id=request.request_id,
+                )
+            result = await sent
+            return _WbReply(getattr(result.content, "text", "") or "")
+
+        return self._ask(ask())
+
+    def _asking(self):
+        if self._request is None:
+            raise RuntimeError(
+                "get_context().elicit() asks the caller of a tool call; called as a plain "
+                "function there is no caller to ask."
+            )
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        if self._request.request_context.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            raise RuntimeError(
+                f"{self.tool} asks its client, and this exported server asks the handshake-era "
+                "way (a server request), which MCP 2026-07-28 clients do not take: connect "
+                "with a 2025-11-25 client, or serve the notebook with %mcp serve."
+            )
+        return self._request
+
+    def _ask(self, question):
+        import asyncio
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # a sync tool in its worker thread: wait here
+            return asyncio.run_coroutine_threadsafe(question, self._loop).result()
+        return question
+
     def _send(self, report):
         import asyncio
 
@@ -70,6 +159,25 @@ class _WbToolContext:
 
         sent, self._sent = self._sent, []
         await asyncio.gather(*map(asyncio.wrap_future, sent), return_exceptions=True)
+
+
+class _WbAnswer:
+    """The client's answer to a question: accept (with content), decline or cancel."""
+
+    def __init__(self, action, content=None, value=None):
+        self.action, self.content, self.value = action, content, value
+
+    @property
+    def accepted(self):
+        return self.action == "accept"
+
+    def __repr__(self):
+        return f"Answer(action={self.action!r}, content={self.content!r})"
+
+
+class _WbReply:
+    def __init__(self, text):
+        self.text = text
 
 
 def _wb_get_context():
