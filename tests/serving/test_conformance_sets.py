@@ -103,7 +103,6 @@ SETS = {
         ],
         not_yet={
             "server-stateless": (
-                "server/discover declares no prompts although prompts/list is answered, and "
                 "no fixture tool test_missing_capability needs sampling to be rejected with "
                 "-32021 (SEP-2575)"
             ),
