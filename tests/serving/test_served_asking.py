@@ -42,6 +42,15 @@ async def two_questions() -> str:
     return f"{first.content['name']} {second.value}"
 
 
+async def both_at_once() -> str:
+    """Ask two questions together."""
+    context = get_context()
+    name, sure = await asyncio.gather(
+        context.elicit("Name?", NAME, key="name"), context.elicit("Sure?", bool, key="sure")
+    )
+    return f"{name.content['name']} {sure.value}"
+
+
 def open_page() -> str:
     """Ask the caller to open a page."""
     answer = get_context().elicit_url("Sign in, please", "https://example.com/sign-in")
@@ -91,7 +100,7 @@ def call(
 
 @pytest.fixture
 def asking_wb(wb: Workbench) -> Workbench:
-    wb.add_tools(greet, two_questions, open_page, ask_model)
+    wb.add_tools(greet, two_questions, both_at_once, open_page, ask_model)
     return wb
 
 
@@ -235,3 +244,12 @@ def test_a_round_answered_twice_is_refused_with_a_clear_error(asking_wb: Workben
     done, late = asyncio.run(main())
     assert done.content[0].text == "Hello, Ada!"
     assert late.is_error and "no longer waits for answers" in late.content[0].text
+
+
+def test_questions_asked_together_go_in_one_round(asking_wb: Workbench) -> None:
+    asking_wb.serve()
+    (first,) = first_round(asking_wb, "both_at_once")
+    assert isinstance(first, mcp_types.InputRequiredResult)
+    assert sorted(first.input_requests or {}) == ["name", "sure"]
+    text, asked = call(asking_wb, "auto", "both_at_once", [{"name": "Ada"}, {"value": True}])
+    assert text == "Ada True" and len(asked.questions) == 2

@@ -39,6 +39,8 @@ LIMIT = 16
 """Calls that may wait for a client's answers at once."""
 GRACE = 5.0
 """Seconds an abandoned call may take to end on its own before it is cancelled."""
+SETTLE = 0.02
+"""Seconds a round waits after a question for others asked with it (``asyncio.gather``)."""
 
 Start = Callable[["Suspended"], Awaitable[Observation]]
 """Starts the call; its tool's questions go to ``Suspended.ask``."""
@@ -145,6 +147,8 @@ class Suspended:
                 await asyncio.wait([self.job, asked], return_when=asyncio.FIRST_COMPLETED)
             finally:
                 asked.cancel()
+            if not self.job.done():
+                await asyncio.sleep(SETTLE)  # questions asked together go in one round
         self.round += 1
         self._timer = asyncio.get_running_loop().call_later(self._rounds.ttl, self.abandon)
         requests: dict[str, mcp_types.InputRequest] = {
