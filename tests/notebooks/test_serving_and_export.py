@@ -114,3 +114,15 @@ def test_exported_script_runs_over_stdio(ran: Any) -> None:
     }
     assert shown_by(ran, "same").strip() == "True"  # the schemas the notebook served
     assert not list(Path.cwd().glob("my_tools.py")) and not list(NOTEBOOKS.glob("my_tools.py"))
+
+
+@pytest.mark.kernel
+def test_resource_and_prompt_cells_are_read_in_the_notebook_and_by_a_client(ran: Any) -> None:
+    assert "Serving resource notes://style (style) on notebook." in shown_by(ran, "resource")
+    assert "Serving prompt review (count, text) on notebook." in shown_by(ran, "prompt")
+    assert shown_by(ran, "read-own").startswith("# House style\nShort sentences.")
+    assert "(['notes://style'], ['review'])" in shown_by(ran, "serve-offers")
+    client = shown_by(ran, "client-offers")
+    assert "text/markdown # House style" in client
+    assert "list at most 3 fixes.\n\nWe utilise synergies." in client
+    assert "the port is closed" in shown_by(ran, "stop-offers")
