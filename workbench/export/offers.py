@@ -48,6 +48,7 @@ def resource_pieces(definition: ResourceDefinition, index: int) -> tuple[Pieces,
         "title": definition.title,
         "description": definition.description,
         "mime_type": definition.mime_type,
+        "icons": [icon.to_mcp() for icon in definition.icons] or None,
         "complete": _completers(definition.completers, pieces),
     }
     return pieces, _kept(entry)
@@ -71,6 +72,7 @@ def prompt_pieces(definition: PromptDefinition, index: int) -> tuple[Pieces, dic
         "name": definition.name,
         "title": definition.title,
         "description": definition.description,
+        "icons": [icon.to_mcp() for icon in definition.icons] or None,
         "complete": _completers(definition.completers, pieces),
     }
     return pieces, _kept(entry)
@@ -173,6 +175,9 @@ def _wb_add_offers(server, resources, prompts):
         run.__annotations__ = {k: v for k, v in run.__annotations__.items() if k != "return"}
         return run
 
+    def icons(entry):
+        return [mcp.types.Icon.model_validate(icon) for icon in entry.get("icons", ())] or None
+
     completers = {}
     for entry in resources:
         mime = entry.get("mime_type")
@@ -183,12 +188,16 @@ def _wb_add_offers(server, resources, prompts):
             title=entry.get("title"),
             description=entry.get("description"),
             mime_type=mime,
+            icons=icons(entry),
         )(read)
         if entry.get("complete"):
             completers[("template", entry["uri"])] = entry["complete"]
     for entry in prompts:
         server.prompt(
-            name=entry["name"], title=entry.get("title"), description=entry.get("description")
+            name=entry["name"],
+            title=entry.get("title"),
+            description=entry.get("description"),
+            icons=icons(entry),
         )(wrapped(entry["function"], messages))
         if entry.get("complete"):
             completers[("prompt", entry["name"])] = entry["complete"]

@@ -27,6 +27,7 @@ from pydantic import PrivateAttr, TypeAdapter
 from workbench.bridge import run_in_notebook
 from workbench.serving.offer_table import OfferTable
 from workbench.tools.completion import finish, start_completion
+from workbench.tools.icons import Icon
 from workbench.tools.prompt_definition import PromptDefinition
 from workbench.tools.resource_definition import ResourceDefinition
 
@@ -57,6 +58,11 @@ def _result(definition: ResourceDefinition, value: Any) -> ResourceResult:
     return ResourceResult(contents)
 
 
+def mcp_icons(icons: Sequence[Icon]) -> list[mcp_types.Icon] | None:
+    """A notebook resource's or prompt's icons as MCP lists them (None: it has none)."""
+    return [mcp_types.Icon.model_validate(icon.to_mcp()) for icon in icons] or None
+
+
 class DefinitionResource(Resource):
     """A notebook resource (no template variables)."""
 
@@ -70,6 +76,7 @@ class DefinitionResource(Resource):
             title=definition.title,
             description=definition.description,
             mime_type=definition.listed_mime_type,
+            icons=mcp_icons(definition.icons),
         )
         made._definition = definition
         return made
@@ -93,6 +100,7 @@ class DefinitionTemplate(ResourceTemplate):
             title=definition.title,
             description=definition.description,
             mime_type=definition.listed_mime_type,
+            icons=mcp_icons(definition.icons),
             parameters={
                 "type": "object",
                 "properties": {v: {"type": "string"} for v in definition.variables},
@@ -126,6 +134,7 @@ class DefinitionPrompt(Prompt):
                 FastArgument(name=a.name, description=a.description, required=a.required)
                 for a in definition.arguments
             ],
+            icons=mcp_icons(definition.icons),
         )
         made._definition = definition
         return made

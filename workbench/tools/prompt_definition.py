@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from workbench.errors import ToolDefinitionError
 from workbench.tools.completion import Completer, check_completer
 from workbench.tools.definition import check_tool_name
+from workbench.tools.icons import IconLike, declared_icons
 from workbench.tools.offer_arguments import converted, is_async, parameters
 
 ROLES = ("user", "assistant")
@@ -56,6 +57,7 @@ class PromptDefinition:
         complete: Mapping[str, Completer] | None = None,
         arguments: Sequence[PromptArgument] | None = None,
         template: str | None = None,
+        icons: Sequence[IconLike] | None = None,
     ) -> None:
         given = getattr(fn, "__name__", "")
         prompt_name = name or (given if given != "<lambda>" else "")
@@ -65,6 +67,8 @@ class PromptDefinition:
         self.fn = fn
         self.name = prompt_name
         self.title = title
+        self.icons = declared_icons(icons)
+        """Listed with it (MCP ``icons``); local files already read into ``data:`` URIs."""
         doc = docstring_parser.parse(inspect.getdoc(fn) or "")
         prose = "\n\n".join(p for p in (doc.short_description, doc.long_description) if p)
         self.description = description if description is not None else (prose or None)
@@ -205,6 +209,7 @@ def prompt(
     title: str | None = None,
     description: str | None = None,
     complete: Mapping[str, Completer] | None = None,
+    icons: Sequence[IconLike] | None = None,
 ) -> Callable[[Callable[..., Any]], PromptDefinition]: ...
 def prompt(
     fn: Callable[..., Any] | None = None,
@@ -214,13 +219,19 @@ def prompt(
     title: str | None = None,
     description: str | None = None,
     complete: Mapping[str, Completer] | None = None,
+    icons: Sequence[IconLike] | None = None,
 ) -> PromptDefinition | Callable[[Callable[..., Any]], PromptDefinition]:
     """``@prompt`` or ``@prompt(name=..., complete={...})``: the function becomes a
     PromptDefinition (serve it with ``%%tool`` or ``wb.add_prompts``)."""
 
     def make(function: Callable[..., Any]) -> PromptDefinition:
         return PromptDefinition(
-            function, name=name, title=title, description=description, complete=complete
+            function,
+            name=name,
+            title=title,
+            description=description,
+            complete=complete,
+            icons=icons,
         )
 
     return make if fn is None else make(fn)

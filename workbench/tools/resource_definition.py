@@ -13,12 +13,13 @@ import inspect
 import json
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
 from workbench.errors import ToolDefinitionError
 from workbench.tools.completion import Completer, check_completer
+from workbench.tools.icons import IconLike, declared_icons
 from workbench.tools.offer_arguments import converted, is_async, parameters, takes_any_name
 
 _EXPRESSION = re.compile(r"\{([^{}]*)\}")
@@ -64,6 +65,7 @@ class ResourceDefinition:
         mime_type: str | None = None,
         complete: Mapping[str, Completer] | None = None,
         text: str | None = None,
+        icons: Sequence[IconLike] | None = None,
     ) -> None:
         if not _SCHEME.match(str(uri)) or any(c.isspace() for c in uri):
             raise ToolDefinitionError(
@@ -77,6 +79,8 @@ class ResourceDefinition:
         self.title = title
         self.description = description if description is not None else inspect.getdoc(fn)
         self.mime_type = mime_type
+        self.icons = declared_icons(icons)
+        """Listed with it (MCP ``icons``); local files already read into ``data:`` URIs."""
         self.text = text
         """The cell's text when a ``%%resource`` cell defined it (exported as that text)."""
         self.completers: dict[str, Completer] = {}
@@ -198,6 +202,7 @@ def resource(
     description: str | None = None,
     mime_type: str | None = None,
     complete: Mapping[str, Completer] | None = None,
+    icons: Sequence[IconLike] | None = None,
 ) -> Callable[[Callable[..., Any]], ResourceDefinition]: ...
 @overload
 def resource(uri: Callable[..., Any]) -> ResourceDefinition: ...
@@ -209,6 +214,7 @@ def resource(
     description: str | None = None,
     mime_type: str | None = None,
     complete: Mapping[str, Completer] | None = None,
+    icons: Sequence[IconLike] | None = None,
 ) -> Callable[[Callable[..., Any]], ResourceDefinition] | ResourceDefinition:
     """``@resource("data://greeting")`` / ``@resource("data://users/{id}")``: the function
     becomes a ResourceDefinition (serve it with ``%%tool`` or ``wb.add_resources``)."""
@@ -224,6 +230,7 @@ def resource(
             description=description,
             mime_type=mime_type,
             complete=complete,
+            icons=icons,
         )
 
     return make
