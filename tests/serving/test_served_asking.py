@@ -253,3 +253,45 @@ def test_questions_asked_together_go_in_one_round(asking_wb: Workbench) -> None:
     assert sorted(first.input_requests or {}) == ["name", "sure"]
     text, asked = call(asking_wb, "auto", "both_at_once", [{"name": "Ada"}, {"value": True}])
     assert text == "Ada True" and len(asked.questions) == 2
+
+
+def ask_then_count() -> str:
+    """Report, ask, report again."""
+    context = get_context()
+    context.progress(1, 2, "before")
+    answer = context.elicit("Go on?", bool)
+    context.progress(2, 2, "after")
+    context.info("logged after")
+    return f"done {answer.value}"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_progress_and_logs_after_an_answer_reach_the_client(
+    wb: Workbench, mode: Literal["legacy", "auto"]
+) -> None:
+    """A 2026-07-28 call spans two requests: what the tool reports after the answer goes
+    with the retry, before its result."""
+    wb.add_tools(ask_then_count)
+    handle = wb.serve()
+    seen: list[Any] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append(message)
+
+    async def on_log(message: Any) -> None:
+        seen.append(message.data["msg"])
+
+    async def main() -> str:
+        async with Client(
+            handle.url,
+            auth=handle.token,
+            mode=mode,
+            elicitation_handler=handler([{"value": True}], Asked([])),
+            log_handler=on_log,
+        ) as client:
+            result = await client.call_tool("ask_then_count", {}, progress_handler=on_progress)
+            seen.append("result")
+            return str(result.content[0].text)
+
+    assert asyncio.run(main()) == "done True"
+    assert seen == ["before", "after", "logged after", "result"]
