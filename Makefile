@@ -33,16 +33,17 @@ include $(HERE)fixtures.mk $(HERE)workshop.mk
 .PHONY: help test test-fast lint format typecheck test-latest test-lowest lock dist labextension clean \
 	docs docs-build test-pythons
 
-# What the tests use besides the venv, made side by side (-j4: independent downloads, about a
+# What the tests use besides the venv, made side by side (independent downloads, about a
 # minute off a fresh clone's run). The workshop tests install from the test wheelhouse and
 # export HTML with $(HTML_ASSETS) (workshop.mk), so they download nothing. One a line.
 TEST_NEEDS := servers test-servers clients
 TEST_NEEDS += $(TEST_WHEELHOUSE)/.complete
 TEST_NEEDS += $(HTML_ASSETS)/.complete
 
+# Lint and type checks (CPU) run beside the downloads (network); the docs build is one of the
+# suite's tests (tests/test_docs.py: the same sphinx-build -W), not run twice.
 test: $(VENV)/.installed-dev labextension browser
-	$(MAKE) --no-print-directory -j4 $(TEST_NEEDS)
-	$(MAKE) --no-print-directory lint typecheck docs-build
+	$(MAKE) --no-print-directory -j6 $(TEST_NEEDS) lint typecheck
 	@# The bridge's tests on 3.10 and 3.13 run beside the suite, whose workers mostly wait on
 	@# kernels and browsers (about half the two cores busy); their verdict is printed after it.
 	$(BIN)/python scripts/test_pythons.py $(TEST_PYTHONS_FLAGS) > .cache/test-pythons.log 2>&1 & \
