@@ -48,8 +48,9 @@ Connect MCP servers; call their tools, read their resources, get their prompts.
 Subcommands (%mcp help NAME for more):
 """
 OUTRO = """
-Write a tool in a cell with %%tool (see %%tool?). From Python: workbench.current() is the
-Workbench these magics use."""
+Write a tool in a cell with %%tool (see %%tool?), a resource with %%resource URI and a
+prompt with %%prompt NAME. From Python: workbench.current() is the Workbench these magics
+use."""
 
 
 @dataclass(frozen=True)
