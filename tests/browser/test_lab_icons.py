@@ -1,6 +1,7 @@
 """A tool's icons in a real JupyterLab page: its card, the sidebar's hit, the ``%mcp tools``
-table and the tool browser's row draw its data: image, and the page never requests the https icon the tool also names (a
-server's URL fetched by the page would tell that third party who is looking).
+table and the tool browser's row draw its data: image, and the page never requests the https
+icon the tool also names (a server's URL fetched by the page would tell that third party who
+is looking).
 
 One test, JupyterLab only: the sidebar's other behaviour is test_lab_sidebar.py's.
 """
@@ -17,7 +18,10 @@ from tests.browser.test_lab_sidebar import PANEL
 
 NOTEBOOK = "icons.ipynb"
 REMOTE = "https://icons.invalid/tool.png"
-PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+PIXEL = (  # a 1x1 PNG
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5E"
+    "rkJggg=="
+)
 ICON = f"data:image/png;base64,{PIXEL}"
 DEFINE = f"""%load_ext workbench
 import workbench
