@@ -106,3 +106,21 @@ def test_the_script_over_http_reads_and_answers_as_the_notebook(
     assert seen["summarize"] == "Summarize in 5 words: MCP"
     assert seen["ids"] == [str(n) for n in range(20, 30)]
     assert seen["languages"] == ["python", "perl"]
+
+
+def test_an_expression_resource_is_skipped_with_why(tmp_path: Path) -> None:
+    from workbench.export.offers import EXPRESSION
+    from workbench.export.script import export_tools
+    from workbench.tools.resource_definition import ResourceDefinition
+
+    def read() -> int:
+        return 1
+
+    setattr(read, EXPRESSION, "len(rows)")
+    counted = ResourceDefinition(read, "data://count")
+    result = export_tools(
+        [], tmp_path / "out.py", resources=[counted, offer_fixtures.greeting], prompts=[]
+    )
+    assert result.offered == ["data://greeting"]
+    [skipped] = result.skipped
+    assert skipped.name == "data://count" and "the value of len(rows)" in skipped.reason

@@ -22,6 +22,8 @@ from workbench.tools.prompt_definition import PromptDefinition
 from workbench.tools.resource_definition import ResourceDefinition
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]+")
+EXPRESSION = "_workbench_expression"
+"""Marks the function of a ``%%resource --python`` cell that ends in an expression."""
 
 
 class Code:
@@ -36,6 +38,12 @@ class Code:
 
 def resource_pieces(definition: ResourceDefinition, index: int) -> tuple[Pieces, dict[str, Any]]:
     """The code a resource needs and its entry in ``_WB_RESOURCES``."""
+    expression = getattr(definition.fn, EXPRESSION, None)
+    if expression is not None:
+        raise Unrecoverable(
+            f"it serves the value of {expression} (%%resource --python), which lives only in "
+            "the kernel; define a function in the cell to export it"
+        )
     if definition.text is not None:
         name = f"_wb_resource_{index}_{_UNSAFE.sub('_', definition.name)}"[:80]
         pieces = Pieces(blocks={name: f"def {name}():\n    return {definition.text!r}"})

@@ -181,6 +181,7 @@ def _python_resource(
         return eval(code, namespace)
 
     read.__doc__ = f"The value of {source}, at each read."
+    read._workbench_expression = source  # type: ignore[attr-defined]  # export says why not
     return ResourceDefinition(read, uri, name=name or _last_segment(uri), **options)
 
 
