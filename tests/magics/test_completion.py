@@ -33,8 +33,8 @@ def test_server_names(ip: InteractiveShell, state: KernelState) -> None:
 def test_tool_ids_and_parameters(ip: InteractiveShell) -> None:
     assert complete(ip, "%mcp call demo.a") == ["demo.add"]
     assert complete(ip, "obs = %mcp call demo.text") == ["demo.text_stats"]
-    assert complete(ip, "%mcp call demo.add ") == ["--timeout", "a=", "b="]
-    assert complete(ip, "%mcp call demo.add a=1 ") == ["--timeout", "b="]
+    assert complete(ip, "%mcp call demo.add ") == ["--task", "--timeout", "a=", "b="]
+    assert complete(ip, "%mcp call demo.add a=1 ") == ["--task", "--timeout", "b="]
     assert complete(ip, "%mcp call --timeout 5 demo.ad") == ["demo.add"]
     assert "demo.add" in complete(ip, "%mcp tools demo.")
 
@@ -51,6 +51,6 @@ def test_nothing_of_ours_where_a_value_goes(ip: InteractiveShell, text: str) -> 
 
 
 def test_no_workbench_means_no_servers_and_none_is_made() -> None:
-    assert list(candidates(None, ["call"])) == ["--timeout"]
+    assert list(candidates(None, ["call"])) == ["--timeout", "--task"]
     assert list(candidates(None, ["disconnect"])) == ["--all"]
     assert list(candidates(None, ["nosuch"])) == []
