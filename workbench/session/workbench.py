@@ -26,7 +26,6 @@ from workbench.errors import (
     ConfigError,
     ConnectionWarning,
     InvalidArgumentsError,
-    NotServedError,
     OneLineError,
     ToolNotFoundError,
     WorkbenchClosedError,
@@ -40,10 +39,10 @@ from workbench.mcp.manager import ConnectionManager, ServerInfo
 from workbench.mcp.release import Release, weakly
 from workbench.names import LOCAL_SERVER
 from workbench.registry import Registry, ToolEntry, call_input
-from workbench.registry.proxy import ToolProxy
 from workbench.session.logs import LogCallback, ServerLogs
 from workbench.session.notebook_offers import NotebookOffers
 from workbench.session.offerings import Offerings
+from workbench.session.publishing import Publishing
 from workbench.session.signing import Signing
 from workbench.session.task_calls import Tasks
 from workbench.session.tasks import TaskHandle
@@ -54,10 +53,9 @@ from workbench.tools.schema import ErrorKind, Observation
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from workbench.export import ExportResult
-    from workbench.serving import ServeHandle, ServeOptions
+    from workbench.serving import ServeHandle
     from workbench.serving.notebook_server import LocalServer
-    from workbench.workspace import Workspace, WorkspaceReport
+    from workbench.workspace import Workspace
 
 T = TypeVar("T")
 
@@ -70,7 +68,7 @@ class ToolChange:
     removed: list[str]
 
 
-class Workbench(ServerLogs, Offerings, NotebookOffers, Signing, Tasks):
+class Workbench(ServerLogs, Offerings, NotebookOffers, Publishing, Signing, Tasks):
     """Connections to MCP servers, every tool in one registry, and a history of calls."""
 
     def __init__(self, *, log_level: str = "info") -> None:
@@ -208,65 +206,6 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Signing, Tasks):
         removed = self._local_server().remove(name)
         self._sync_local([])
         return removed
-
-    def export(
-        self, path: str | Path, *, tools: Iterable[str] | None = None, overwrite: bool = False
-    ) -> ExportResult:
-        """Write the notebook tools, resources and prompts (or those named) as a standalone
-        FastMCP server script; those whose code cannot be written out are listed in the
-        result's ``skipped``."""
-        from workbench.export import export_tools
-
-        found = [] if self._local is None else self._local.definitions()
-        return export_tools(found, path, tools=tools, overwrite=overwrite,
-                            resources=self.notebook_resources(),
-                            prompts=self.notebook_prompts())  # fmt: skip
-
-    def load_workspace(self, directory: str | Path) -> WorkspaceReport:
-        """Serve a workspace's ``tools/*.py`` ``@tool`` functions and ``events/*.yaml``
-        AsyncAPI event tools as notebook tools, one owner per file; loading again replaces
-        them. The report lists what loaded, and what was skipped or failed and why.
-        Loading a workspace runs its tools/*.py files as Python, top-level code included:
-        load only workspaces you trust."""
-        from workbench.workspace import Workspace, workspace_root
-
-        root = workspace_root(directory)
-        workspace = self._workspaces.setdefault(root, Workspace(root, self.events))
-        return workspace.load(self)
-
-    def serve(self, **options: Unpack[ServeOptions]) -> ServeHandle:
-        """Serve the notebook tools (or connection ``server``'s) to outside MCP clients over
-        streamable HTTP (see ``workbench/serving/``); again stops the previous one once the
-        options are checked, keeping its port and token unless told (``port``,
-        ``new_token=True``). The handle is kept as ``served``."""
-        from workbench.serving import serve
-
-        self._check_open()
-        self._served = serve(self._bridge, definitions=self._notebook_definitions,
-                             call=self._served_call, registry=self.registry,
-                             check=self._manager.check, replacing=self._served,
-                             proxy=lambda: self.proxy, offers=self._offer_table,
-                             **options)  # fmt: skip
-        return self._served
-
-    @property
-    def served(self) -> ServeHandle:
-        """The handle of what is served now (``serve``); NotServedError when nothing is."""
-        if self.serving is None:
-            raise NotServedError("Nothing is served: run %mcp serve (or wb.serve()) first.")
-        return self.serving
-
-    @property
-    def serving(self) -> ServeHandle | None:
-        """The handle of what is served now, or None (nothing served, or stopped)."""
-        served = self._served
-        return served if served is not None and served.running else None
-
-    @property
-    def proxy(self) -> ToolProxy:
-        """``find_tools`` / ``call_tool`` over every connected tool, for agents."""
-        instructions = {info.name: info.instructions for info in self.servers()}
-        return ToolProxy(self.registry, self.call, instructions=instructions)
 
     # -- calls --------------------------------------------------------------------------
 
