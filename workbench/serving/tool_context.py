@@ -140,7 +140,7 @@ class ToolContext:
             raise NoOneToAsk(f"{self.tool or 'This tool'} cannot sample: {SAMPLING_GONE}.")
         turns = [messages] if isinstance(messages, str) else list(messages)
         request = SamplingRequest(
-            server=self._server(),
+            server=LOCAL_SERVER,
             messages=[
                 SamplingMessage("user", text, {"type": "text", "text": text}) for text in turns
             ],
@@ -163,17 +163,13 @@ class ToolContext:
 
     def _question(self, message: str, **fields: Any) -> ElicitationRequest:
         return ElicitationRequest(
-            server=self._server(), message=str(message), tool=self.tool, **fields
+            server=LOCAL_SERVER, message=str(message), tool=self.tool, **fields
         )
-
-    def _server(self) -> str:
-        return LOCAL_SERVER
 
     def _ask(self, ask: Any, request: Any, read: Any) -> Any:
         """Hand ``ask(request)`` to the call's loop; block for it in a worker thread, or
         give an awaitable where a loop runs (an async tool)."""
-        if self._loop is None:  # pragma: no cover - an asker always comes with a call
-            raise NoOneToAsk("This tool is not in a call.")
+        assert self._loop is not None  # an asker comes only with a call, and a call's loop
         future = send_to_loop(self._loop, ask(request))
         with self._lock:
             self._asking.add(future)
