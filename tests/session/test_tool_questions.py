@@ -8,6 +8,7 @@ server ``notebook``, tool = the tool's name. Outside any call a question is an e
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,3 +89,35 @@ def test_wb_on_sampling_answers(wb: Workbench, asked: list[Any]) -> None:
 def test_outside_any_call_a_question_is_a_one_line_error() -> None:
     with pytest.raises(NoOneToAsk, match="called as a plain function there is no caller"):
         who.fn()
+
+
+ENDED: list[str] = []
+
+
+@tool
+def waits() -> str:
+    """Ask, and note how the wait ended."""
+    try:
+        get_context().elicit("Slow?", bool)
+    except BaseException as error:
+        ENDED.append(type(error).__name__)
+        raise
+    ENDED.append("answered")
+    return "answered"
+
+
+def test_a_call_that_times_out_while_asking_frees_its_worker_thread(wb: Workbench) -> None:
+    """The question is cancelled with the call, so the tool's thread stops waiting."""
+
+    async def slow(request: ElicitationRequest) -> dict[str, Any]:
+        await asyncio.sleep(10)
+        return {"value": True}
+
+    wb.add_tools(waits)
+    wb.on_elicitation(slow)
+    ENDED.clear()
+    assert "did not answer within 0.5 s" in wb.call("notebook.waits", timeout=0.5).text
+    deadline = time.monotonic() + 5
+    while not ENDED and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert ENDED == ["CancelledError"]
