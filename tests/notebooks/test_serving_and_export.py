@@ -126,3 +126,15 @@ def test_resource_and_prompt_cells_are_read_in_the_notebook_and_by_a_client(ran:
     assert "text/markdown # House style" in client
     assert "list at most 3 fixes.\n\nWe utilise synergies." in client
     assert "the port is closed" in shown_by(ran, "stop-offers")
+
+
+@pytest.mark.kernel
+def test_a_served_tool_asks_the_outside_client_and_the_notebook_answers_its_own_call(
+    ran: Any,
+) -> None:
+    assert "notebook.rename_notes" in shown_by(ran, "asking-tool")
+    asked = shown_by(ran, "asking-client")
+    assert "['Rename drafts to what?'] -> Pretended to rename drafts to archive." in asked
+    handled = shown_by(ran, "asking-handler")
+    assert "Pretended to rename drafts to rename_notes-done." in handled
+    assert "the port is closed" in handled
