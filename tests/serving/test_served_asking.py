@@ -295,3 +295,40 @@ def test_progress_and_logs_after_an_answer_reach_the_client(
 
     assert asyncio.run(main()) == "done True"
     assert seen == ["before", "after", "logged after", "result"]
+
+
+async def ask_then_sleep() -> str:
+    """Ask, then take long."""
+    await get_context().elicit("Go on?", bool, key="go")
+    await asyncio.sleep(30)
+    return "late"
+
+
+def test_a_retry_the_client_gives_up_on_leaves_the_call_to_its_ttl(wb: Workbench) -> None:
+    """The second round's request times out while the tool still runs: the call is not left
+    suspended for ever, it is abandoned after the TTL and cancelled after the grace."""
+    wb.add_tools(ask_then_sleep)
+    handle = wb.serve()
+    rounds = rounds_of(wb)
+    rounds.ttl, rounds.grace = 0.5, 0.2
+    yes: mcp_types.InputResponses = {
+        "go": mcp_types.ElicitResult(action="accept", content={"value": True})
+    }
+
+    async def main() -> None:
+        never = handler([], Asked([]))
+        async with Client(handle.url, auth=handle.token, elicitation_handler=never) as client:
+            first = await client.session.call_tool("ask_then_sleep", {}, allow_input_required=True)
+            assert isinstance(first, mcp_types.InputRequiredResult)
+            with pytest.raises(Exception, match="timed out"):
+                await client.session.call_tool(
+                    "ask_then_sleep", {}, read_timeout_seconds=0.5,
+                    input_responses=yes, request_state=first.request_state,
+                )  # fmt: skip
+
+    asyncio.run(main())
+    deadline = time.monotonic() + 10
+    while (len(rounds) or not wb.history.last()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(rounds) == 0
+    assert [call.observation.error_kind for call in wb.history.last()] == [ErrorKind.CANCELLED]

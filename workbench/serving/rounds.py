@@ -130,9 +130,22 @@ class Suspended:
                 entry[1].set_result(answer)
 
     async def next(self) -> Observation | mcp_types.InputRequiredResult:
-        """The call's result, or its open questions once it waits on some."""
+        """The call's result, or its open questions once it waits on some. A round whose
+        request is cancelled leaves the call to its TTL again."""
         assert self.job is not None
         self._stop_timer()
+        try:
+            return await self._next()
+        except asyncio.CancelledError:
+            if self.round and not self.job.done() and self._timer is None:
+                self._arm()
+            raise
+
+    def _arm(self) -> None:
+        self._timer = asyncio.get_running_loop().call_later(self._rounds.ttl, self.abandon)
+
+    async def _next(self) -> Observation | mcp_types.InputRequiredResult:
+        assert self.job is not None
         await asyncio.sleep(0)  # answers just delivered reach the tool first
         while True:
             waiting = [q for q, (_, future) in self.open.items() if not future.done()]
@@ -150,7 +163,7 @@ class Suspended:
             if not self.job.done():
                 await asyncio.sleep(SETTLE)  # questions asked together go in one round
         self.round += 1
-        self._timer = asyncio.get_running_loop().call_later(self._rounds.ttl, self.abandon)
+        self._arm()
         requests: dict[str, mcp_types.InputRequest] = {
             key: wire_request(self.open[key][0]) for key in waiting
         }
