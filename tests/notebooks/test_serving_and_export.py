@@ -138,3 +138,12 @@ def test_a_served_tool_asks_the_outside_client_and_the_notebook_answers_its_own_
     handled = shown_by(ran, "asking-handler")
     assert "Pretended to rename drafts to rename_notes-done." in handled
     assert "the port is closed" in handled
+
+
+@pytest.mark.kernel
+def test_a_task_tool_gives_a_handle_at_once_and_its_result_later(ran: Any) -> None:
+    shown = shown_by(ran, "tasks-call").splitlines()
+    assert shown[0] == "working", shown
+    assert "Indexed 3 notes in drafts." in shown
+    assert "[('index_notes', 'completed')]" in shown
+    assert "Stopped serving" in shown_by(ran, "tasks-call")
