@@ -146,11 +146,6 @@ def test_a_handshake_era_client_samples(asking_wb: Workbench) -> None:
     assert text == "Paris (asked: Capital of France?)"
 
 
-def test_a_2026_client_is_told_sampling_is_deprecated(asking_wb: Workbench) -> None:
-    text, _ = call(asking_wb, "auto", "ask_model", [])
-    assert "sampling is deprecated in MCP 2026-07-28 (SEP-2577)" in text
-
-
 def test_a_client_without_elicitation_is_never_asked(asking_wb: Workbench) -> None:
     handle = asking_wb.serve()
 

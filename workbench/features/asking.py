@@ -2,8 +2,9 @@
 
 Elicitation (``elicitation/create``): a message and a flat JSON Schema of the answer (form
 mode), or a URL to open (URL mode); the answer accepts with content, declines or cancels.
-Sampling (``sampling/createMessage``): messages for a language model, and the reply. A
-handler gets the request and returns the answer; these types are all it needs to know.
+Sampling (``sampling/createMessage``): messages for a language model, and the reply. Roots
+(``roots/list``): the folders the caller offers, asked by a notebook tool. A handler gets the
+request and returns the answer; these types are all it needs to know.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ class SamplingRequest:
     stop_sequences: list[str] = field(default_factory=list)
     model_preferences: dict[str, Any] = field(default_factory=dict)
     tool: str | None = None
+    key: str | None = None
+    """The name the asking tool gave the request (a 2026-07-28 ``inputRequests`` key)."""
 
     @property
     def last_text(self) -> str:
@@ -82,6 +85,24 @@ class SamplingReply:
     text: str
     model: str = "workbench-user"
     stop_reason: str = "endTurn"
+
+
+@dataclass(frozen=True)
+class Root:
+    """A folder the caller offers (``file://`` URI), as ``roots/list`` answers it."""
+
+    uri: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class RootsRequest:
+    """A notebook tool asking its caller's roots (``get_context().roots()``)."""
+
+    server: str
+    tool: str | None = None
+    key: str | None = None
+    """The name the asking tool gave the request (a 2026-07-28 ``inputRequests`` key)."""
 
 
 ElicitationHandler = Callable[[ElicitationRequest], Any]

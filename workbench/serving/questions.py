@@ -14,9 +14,12 @@ The contract:
 - A :data:`Sampler` (optional) is the same for sampling: a :class:`SamplingRequest` in, a
   :class:`SamplingReply` out; it raises :class:`Declined` when the answer is no. Where there is
   none, sampling is not available to the caller (MCP 2026-07-28 deprecates it, SEP-2577).
-- ``asking(asker, sampler)`` sets both for the current context and the tasks and threads
+- A :data:`RootsAsker` (optional) answers ``get_context().roots()``: a :class:`RootsRequest`
+  in, the caller's roots (a list of :class:`Root`) out.
+- ``asking(asker, sampler, roots)`` sets them for the current context and the tasks and threads
   started in it (contextvars are copied into tasks and ``asyncio.to_thread``); it nests, the
-  innermost wins. ``current_asker()`` / ``current_sampler()`` read them (None outside).
+  innermost wins. ``current_asker()`` / ``current_sampler()`` /
+  ``current_roots()`` read them (None outside).
 - ``DefinitionTool.run`` captures the current asker into the call's ``ToolContext``; a tool
   called as a plain function has none, and its ``elicit`` raises :class:`NoOneToAsk`.
 
@@ -36,6 +39,8 @@ from workbench.features.asking import (
     Declined,
     ElicitationAnswer,
     ElicitationRequest,
+    Root,
+    RootsRequest,
     SamplingReply,
     SamplingRequest,
 )
@@ -45,12 +50,17 @@ __all__ = [
     "Declined",
     "ElicitationAnswer",
     "ElicitationRequest",
+    "MissingCapability",
     "NoOneToAsk",
+    "Root",
+    "RootsAsker",
+    "RootsRequest",
     "Sampler",
     "SamplingReply",
     "SamplingRequest",
     "asking",
     "current_asker",
+    "current_roots",
     "current_sampler",
 ]
 
@@ -60,25 +70,45 @@ Asker = Callable[[ElicitationRequest], Awaitable[ElicitationAnswer]]
 Sampler = Callable[[SamplingRequest], Awaitable[SamplingReply]]
 """Answers a tool's sampling request; awaited on the bridge loop; raises Declined for no."""
 
+RootsAsker = Callable[[RootsRequest], Awaitable[list[Root]]]
+"""Answers a tool's ``roots()``: the caller's roots; awaited on the bridge loop."""
+
 
 class NoOneToAsk(RuntimeError):
     """A tool asked a question outside any call (called as a plain function), or its caller
     cannot answer that kind of question."""
 
 
+class MissingCapability(NoOneToAsk):
+    """The caller is a client that did not declare the capability the question needs
+    (``elicitation``, ``sampling``, ``roots``). Left uncaught in a tool served to a
+    2026-07-28 client, the call answers MCP's -32021 (SEP-2575) naming it."""
+
+    def __init__(self, capability: str) -> None:
+        self.capability = capability
+        super().__init__(
+            f"The client that called this tool did not declare the {capability} capability."
+        )
+
+
 _asker: ContextVar[Asker | None] = ContextVar("workbench_asker", default=None)
 _sampler: ContextVar[Sampler | None] = ContextVar("workbench_sampler", default=None)
+_roots: ContextVar[RootsAsker | None] = ContextVar("workbench_roots", default=None)
 
 
 @contextmanager
-def asking(asker: Asker | None, sampler: Sampler | None = None) -> Iterator[None]:
-    """Calls of notebook tools started in this context ask ``asker`` (and sample with
-    ``sampler``); None means nobody answers here (the tool's ``elicit`` raises)."""
+def asking(
+    asker: Asker | None, sampler: Sampler | None = None, roots: RootsAsker | None = None
+) -> Iterator[None]:
+    """Calls of notebook tools started in this context ask ``asker`` (sample with
+    ``sampler``, ask roots of ``roots``); None means nobody answers here (the tool raises)."""
     asker_token = _asker.set(asker)
     sampler_token = _sampler.set(sampler)
+    roots_token = _roots.set(roots)
     try:
         yield
     finally:
+        _roots.reset(roots_token)
         _sampler.reset(sampler_token)
         _asker.reset(asker_token)
 
@@ -91,3 +121,8 @@ def current_asker() -> Asker | None:
 def current_sampler() -> Sampler | None:
     """Who answers a sampling request made in this context, or None."""
     return _sampler.get()
+
+
+def current_roots() -> RootsAsker | None:
+    """Who answers a roots request made in this context, or None."""
+    return _roots.get()

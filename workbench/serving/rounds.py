@@ -20,17 +20,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import secrets
-import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types
 
-from workbench.serving.questions import (
-    ElicitationAnswer,
-    ElicitationRequest,
-    NoOneToAsk,
-)
+from workbench.serving.questions import NoOneToAsk
+from workbench.serving.wire_questions import Question, answer_of, wire_request
 from workbench.tools.schema import Observation
 
 TTL = 300.0
@@ -50,29 +46,6 @@ class Unanswered(NoOneToAsk):
     """The client never came back with the answer."""
 
 
-def wire_request(request: ElicitationRequest) -> mcp_types.ElicitRequest:
-    """A tool's question as MCP's ``elicitation/create`` (an ``inputRequests`` entry)."""
-    params: mcp_types.ElicitRequestParams
-    if request.mode == "url":
-        params = mcp_types.ElicitRequestURLParams(
-            message=request.message, url=str(request.url), elicitation_id=uuid.uuid4().hex
-        )
-    else:
-        params = mcp_types.ElicitRequestFormParams(
-            message=request.message, requested_schema=dict(request.schema)
-        )
-    return mcp_types.ElicitRequest(params=params)
-
-
-def answer_of(response: Any) -> ElicitationAnswer | None:
-    """A client's ``inputResponses`` entry as an answer; None when it is no elicitation
-    result (the question is asked again)."""
-    if isinstance(response, mcp_types.ElicitResult):
-        content = dict(response.content) if response.content is not None else None
-        return ElicitationAnswer(response.action, content if response.action == "accept" else None)
-    return None
-
-
 class Suspended:
     """One served call and the questions it waits on."""
 
@@ -87,7 +60,7 @@ class Suspended:
         """Whatever the round in flight reports with (the caller's; each round sets it)."""
         self._rounds = rounds
         self.round = 0
-        self.open: dict[str, tuple[ElicitationRequest, asyncio.Future[ElicitationAnswer]]] = {}
+        self.open: dict[str, tuple[Question, asyncio.Future[Any]]] = {}
         self.asked = asyncio.Event()
         self.job: asyncio.Task[Observation] | None = None
         self.abandoned: str | None = None
@@ -98,11 +71,12 @@ class Suspended:
     def state(self) -> str:
         return f"{self.id}.{self.round}"
 
-    async def ask(self, request: ElicitationRequest) -> ElicitationAnswer:
-        """The asker of this call: the question waits for a round to carry its answer."""
+    async def ask(self, request: Question) -> Any:
+        """The asker (sampler, roots asker) of this call: the question waits for a round
+        to carry its answer."""
         if self.abandoned is not None:
             raise Unanswered(self.abandoned)
-        given = answer_of(self.given.pop(request.key, None)) if request.key else None
+        given = answer_of(request, self.given.pop(request.key, None)) if request.key else None
         if given is not None:
             return given
         if not self._rounds.admit(self):
@@ -113,7 +87,7 @@ class Suspended:
         key = request.key or f"ask-{next(self._keys)}"
         while key in self.open:
             key = f"{key}-{next(self._keys)}"
-        answer: asyncio.Future[ElicitationAnswer] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.open[key] = (request, answer)
         self.asked.set()
         try:
@@ -125,7 +99,7 @@ class Suspended:
         """Answer the open questions the client answered; the others stay open."""
         for key, response in (responses or {}).items():
             entry = self.open.get(key)
-            answer = answer_of(response)
+            answer = None if entry is None else answer_of(entry[0], response)
             if entry is not None and answer is not None and not entry[1].done():
                 entry[1].set_result(answer)
 

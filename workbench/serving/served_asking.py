@@ -1,11 +1,14 @@
 """A served notebook tool's questions go to the outside client that called it, in its era.
 
 A handshake-era client (2025-11-25 and before) gets a real ``elicitation/create`` (form or
-URL mode) or ``sampling/createMessage`` on its session, tied to the call's request. A
-2026-07-28 client gets rounds of ``InputRequiredResult`` (``rounds.py``); it has no sampling
-(deprecated, SEP-2577). A client that declared no elicitation (or sampling) capability is
-never asked: the tool's question raises ``NoOneToAsk`` saying so. Progress and log lines of
-a call that spans rounds go to the round in flight (``Relay``).
+URL mode), ``sampling/createMessage`` or ``roots/list`` on its session, tied to the call's
+request. A 2026-07-28 client gets rounds of ``InputRequiredResult`` (``rounds.py``) carrying
+the same three as input requests (sampling and roots are deprecated there, SEP-2577, but
+still in the spec). A client that did not declare the capability a question needs is never
+asked: the tool's question raises ``MissingCapability``; a 2026-07-28 call that ends on it
+(the tool did not catch it) answers MCP's -32021 MissingRequiredClientCapabilityError, the
+capability in its ``requiredCapabilities`` (SEP-2575). Progress and log lines of a call that
+spans rounds go to the round in flight (``Relay``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp_types
-from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from workbench.mcp.connection import LogRecord, ProgressCallback
@@ -25,13 +29,17 @@ from workbench.serving.questions import (
     Asker,
     ElicitationAnswer,
     ElicitationRequest,
-    NoOneToAsk,
+    MissingCapability,
+    Root,
+    RootsAsker,
+    RootsRequest,
     Sampler,
     SamplingReply,
     SamplingRequest,
     asking,
 )
 from workbench.serving.rounds import Rounds, Suspended
+from workbench.serving.wire_questions import sampling_reply
 from workbench.tools.schema import ErrorKind, Observation
 
 LogFn = Callable[[LogRecord], object]
@@ -81,10 +89,16 @@ async def served_call(
         await relay.sent()
         return observation
     state = ctx.request_state
-    refused = _refusing("elicitation") if not _declared(ctx, "elicitation") else None
+    refused: list[MissingCapability] = []
+
+    def asker(capability: str, call: Suspended) -> Any:
+        if _declared(ctx, capability):
+            return call.ask
+        return _refusing(capability, refused)
 
     async def start(call: Suspended) -> Observation:
-        with asking(refused or call.ask, None):
+        askers = (asker(c, call) for c in ("elicitation", "sampling", "roots"))
+        with asking(*askers):
             return await call_with(
                 lambda done, total, message: call.relay.progress(done, total, message),
                 lambda record: call.relay.log(record),
@@ -98,17 +112,37 @@ async def served_call(
             return Observation.error(ErrorKind.TOOL_ERROR, GONE, duration=0.0)
         result = again
     await relay.sent()
+    if isinstance(result, Observation):
+        missing(result, refused)
     return result
 
 
-def session_askers(ctx: Any) -> tuple[Asker, Sampler]:
+def missing(observation: Observation, refused: list[MissingCapability]) -> None:
+    """Raise -32021 when the call ended on a capability its client did not declare."""
+    said = observation.error_message or "" if observation.is_error else ""
+    needed = sorted({r.capability for r in refused if str(r) in said})
+    if needed:
+        data = mcp_types.MissingRequiredClientCapabilityErrorData(
+            required_capabilities=mcp_types.ClientCapabilities.model_validate(
+                {capability: {} for capability in needed}
+            )
+        )
+        raise MCPError(
+            code=mcp_types.MISSING_REQUIRED_CLIENT_CAPABILITY,
+            message=str(refused[0]) if len(needed) == 1 else f"Missing: {', '.join(needed)}.",
+            data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
+        )
+
+
+def session_askers(ctx: Any) -> tuple[Asker, Sampler, RootsAsker]:
     """Ask on a handshake-era session, tied to the call's request."""
     session, request_id = ctx.session, ctx.request_id
     elicits, samples = _declared(ctx, "elicitation"), _declared(ctx, "sampling")
+    lists_roots = _declared(ctx, "roots")
 
     async def ask(request: ElicitationRequest) -> ElicitationAnswer:
         if not elicits:
-            raise NoOneToAsk(_not_declared("elicitation"))
+            raise MissingCapability("elicitation")
         if request.mode == "url":
             result = await session.elicit_url(
                 request.message, str(request.url), uuid.uuid4().hex, related_request_id=request_id
@@ -122,7 +156,7 @@ def session_askers(ctx: Any) -> tuple[Asker, Sampler]:
 
     async def sample(request: SamplingRequest) -> SamplingReply:
         if not samples:
-            raise NoOneToAsk(_not_declared("sampling"))
+            raise MissingCapability("sampling")
         with warnings.catch_warnings():  # deprecated in 2026-07-28; this client has it
             warnings.simplefilter("ignore", MCPDeprecationWarning)
             sent = session.create_message(
@@ -137,16 +171,21 @@ def session_askers(ctx: Any) -> tuple[Asker, Sampler]:
                 temperature=request.temperature,
                 related_request_id=request_id,
             )
-        result = await sent
-        content = result.content
-        text = getattr(content, "text", None)
-        return SamplingReply(
-            text if isinstance(text, str) else str(content),
-            model=result.model,
-            stop_reason=str(result.stop_reason or "endTurn"),
-        )
+        return sampling_reply(await sent)
 
-    return ask, sample
+    async def roots(request: RootsRequest) -> list[Root]:
+        if not lists_roots:
+            raise MissingCapability("roots")
+        with warnings.catch_warnings():  # deprecated in 2026-07-28; this client has it
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            listed = await session.send_request(
+                mcp_types.ListRootsRequest(),
+                mcp_types.ListRootsResult,
+                metadata=ServerMessageMetadata(related_request_id=request_id),
+            )
+        return [Root(str(root.uri), root.name) for root in listed.roots]
+
+    return ask, sample, roots
 
 
 def _declared(ctx: Any, capability: str) -> bool:
@@ -158,13 +197,11 @@ def _declared(ctx: Any, capability: str) -> bool:
     return getattr(declared, capability, None) is not None
 
 
-def _not_declared(capability: str) -> str:
-    return f"The client that called this tool did not declare the {capability} capability."
-
-
-def _refusing(capability: str) -> Asker:
-    async def refuse(request: ElicitationRequest) -> ElicitationAnswer:
-        raise NoOneToAsk(_not_declared(capability))
+def _refusing(capability: str, refused: list[MissingCapability]) -> Any:
+    async def refuse(request: Any) -> Any:
+        refusal = MissingCapability(capability)
+        refused.append(refusal)
+        raise refusal
 
     return refuse
 

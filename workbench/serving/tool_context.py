@@ -15,8 +15,10 @@ call was started with, ``serving/questions.py``): a sync tool blocks its worker 
 the answer comes, an async tool awaits it (``await get_context().elicit(...)``). Called as a
 plain function, or by a caller who cannot answer, they raise ``NoOneToAsk``: a question
 nobody can answer is a mistake to see, not a silent decline. ``sample(...)`` asks the caller
-for a language model's reply where sampling still exists (a handshake-era client, the
-notebook's ``wb.on_sampling``); MCP 2026-07-28 deprecates it (SEP-2577).
+for a language model's reply (a client declaring sampling, the notebook's ``wb.on_sampling``);
+``roots()`` asks the caller's roots (a client declaring roots, the notebook's ``wb.roots``).
+MCP 2026-07-28 deprecates both (SEP-2577) but still carries them, as input requests. A
+client that did not declare what a question needs raises ``MissingCapability``.
 """
 
 from __future__ import annotations
@@ -30,16 +32,24 @@ from contextvars import ContextVar
 from typing import Any
 
 from workbench.bridge import send_to_loop
-from workbench.features.asking import ElicitationRequest, SamplingMessage, SamplingRequest
+from workbench.features.asking import (
+    ElicitationRequest,
+    Root,
+    RootsRequest,
+    SamplingMessage,
+    SamplingRequest,
+)
 from workbench.mcp.quiet import quiet_logging_deprecation
 from workbench.names import LOCAL_SERVER
 from workbench.serving.forms import Form
 from workbench.serving.questions import (
     Asker,
     NoOneToAsk,
+    RootsAsker,
     Sampler,
     SamplingReply,
     current_asker,
+    current_roots,
     current_sampler,
 )
 
@@ -48,7 +58,7 @@ LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "e
 
 _current: ContextVar[ToolContext | None] = ContextVar("workbench_tool_context", default=None)
 SAMPLING_GONE = (
-    "sampling is deprecated in MCP 2026-07-28 (SEP-2577) and this caller offers none; "
+    "this caller offers no sampling (deprecated in MCP 2026-07-28, SEP-2577); "
     "ask with get_context().elicit(...) instead"
 )
 
@@ -64,12 +74,14 @@ class ToolContext:
         *,
         asker: Asker | None = None,
         sampler: Sampler | None = None,
+        roots: RootsAsker | None = None,
     ) -> None:
         self.tool = tool
         self._request = request  # fastmcp's Context of the call, None when silent
         self._loop = loop
         self._asker = asker
         self._sampler = sampler
+        self._roots = roots
         self._sent: list[concurrent.futures.Future[Any]] = []
         self._asking: set[concurrent.futures.Future[Any]] = set()
         self._lock = threading.Lock()
@@ -133,10 +145,13 @@ class ToolContext:
         system_prompt: str | None = None,
         max_tokens: int = 100,
         temperature: float | None = None,
+        key: str | None = None,
     ) -> Any:
         """Ask the caller for a language model's reply to ``messages`` (user turns); returns
-        a SamplingReply (``text``, ``model``). In an async tool, ``await`` it."""
+        a SamplingReply (``text``, ``model``). In an async tool, ``await`` it. ``key`` names
+        the request for a 2026-07-28 client."""
         if self._sampler is None:
+            self._in_call("sample")
             raise NoOneToAsk(f"{self.tool or 'This tool'} cannot sample: {SAMPLING_GONE}.")
         turns = [messages] if isinstance(messages, str) else list(messages)
         request = SamplingRequest(
@@ -148,18 +163,32 @@ class ToolContext:
             max_tokens=max_tokens,
             temperature=temperature,
             tool=self.tool,
+            key=key,
         )
         return self._ask(self._sampler, request, _same)
+
+    def roots(self, *, key: str | None = None) -> Any:
+        """The caller's roots (a list of Root: ``uri``, ``name``): the folders it offers.
+        From the notebook, the Workbench's own (``wb.roots``). In an async tool, ``await``
+        it. ``key`` names the request for a 2026-07-28 client."""
+        if self._roots is None:
+            self._in_call("roots")
+            raise NoOneToAsk(f"Whoever called {self.tool} cannot list its roots.")
+        request = RootsRequest(server=LOCAL_SERVER, tool=self.tool, key=key)
+        return self._ask(self._roots, request, _roots_of)
 
     def _asker_or_raise(self) -> Asker:
         if self._asker is not None:
             return self._asker
+        self._in_call("elicit")
+        raise NoOneToAsk(f"Whoever called {self.tool} cannot answer questions.")
+
+    def _in_call(self, what: str) -> None:
         if not self.active:
             raise NoOneToAsk(
-                "get_context().elicit() asks the caller of a tool call; called as a plain "
+                f"get_context().{what}() asks the caller of a tool call; called as a plain "
                 "function there is no caller to ask."
             )
-        raise NoOneToAsk(f"Whoever called {self.tool} cannot answer questions.")
 
     def _question(self, message: str, **fields: Any) -> ElicitationRequest:
         return ElicitationRequest(
@@ -228,6 +257,7 @@ def serving(tool: str, request: Any) -> Iterator[ToolContext]:
         asyncio.get_running_loop(),
         asker=current_asker(),
         sampler=current_sampler(),
+        roots=current_roots(),
     )
     token = _current.set(context)
     try:
@@ -239,3 +269,7 @@ def serving(tool: str, request: Any) -> Iterator[ToolContext]:
 
 def _same(reply: SamplingReply) -> SamplingReply:
     return reply
+
+
+def _roots_of(roots: list[Root]) -> list[Root]:
+    return list(roots)

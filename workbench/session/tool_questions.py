@@ -5,6 +5,7 @@ question such a tool asks (``get_context().elicit``) goes straight to the Workbe
 chain, as a remote server's would: ``wb.on_elicitation``, then the call's own handler (the
 browser's form), then the person (a form in the calling cell, or ``input()``), declined with
 a note when the run is unattended. It shows as asked by server ``notebook``, tool = the tool.
+``get_context().roots()`` answers with the Workbench's own roots (``wb.roots``).
 A call that already has an asker (one served to an outside client) keeps it.
 """
 
@@ -16,6 +17,8 @@ from workbench.mcp.answers import CallAnswers, ClientAnswers
 from workbench.serving.questions import (
     ElicitationAnswer,
     ElicitationRequest,
+    Root,
+    RootsRequest,
     SamplingReply,
     SamplingRequest,
     asking,
@@ -36,4 +39,7 @@ def answered_here(answers: ClientAnswers, tool: str) -> AbstractContextManager[N
     async def sample(request: SamplingRequest) -> SamplingReply:
         return await answers.sample(request, call)
 
-    return asking(ask, sample)
+    async def roots(request: RootsRequest) -> list[Root]:
+        return [Root(uri) for uri in answers.roots]
+
+    return asking(ask, sample, roots)
