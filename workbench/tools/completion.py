@@ -21,6 +21,44 @@ MAX_VALUES = 100
 """MCP caps a completion at 100 values."""
 
 
+class Completable:
+    """What a prompt and a resource template share: completers for some of their names.
+
+    A subclass sets ``completers`` and says what may be completed (``_completable``), who
+    it is in errors (``_decorator`` and ``_owner``: ``@prompt 'review'``) and what those
+    names are (``_kind``: ``argument``, ``template variable``)."""
+
+    completers: dict[str, Completer]
+    _decorator = "@prompt"
+    _kind = "argument"
+
+    @property
+    def _owner(self) -> str:
+        raise NotImplementedError
+
+    def _completable(self) -> list[str]:
+        raise NotImplementedError
+
+    def add_completer(self, name: str, completer: Completer) -> None:
+        """Complete ``name`` with ``completer`` (candidates, or ``fn(value[, context])``)."""
+        names = self._completable()
+        if name not in names:
+            raise ToolDefinitionError(
+                f"{self._decorator} {self._owner!r}: no {self._kind} {name!r} to complete "
+                f"(its {self._kind}s: {', '.join(names) or 'none'})."
+            )
+        self.completers[name] = check_completer(self._owner, name, completer)
+
+    def completer(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator: ``@review.completer("language")`` makes a function complete ``name``."""
+
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self.add_completer(name, fn)
+            return fn
+
+        return register
+
+
 def check_completer(owner: str, argument: str, completer: object) -> Completer:
     """A usable completer, or a ToolDefinitionError naming what is wrong."""
     if isinstance(completer, (str, bytes)):

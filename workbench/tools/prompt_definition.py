@@ -19,7 +19,7 @@ import docstring_parser
 from pydantic import BaseModel
 
 from workbench.errors import ToolDefinitionError
-from workbench.tools.completion import Completer, check_completer
+from workbench.tools.completion import Completable, Completer
 from workbench.tools.definition import check_tool_name
 from workbench.tools.icons import IconLike, declared_icons
 from workbench.tools.offer_arguments import converted, is_async, parameters
@@ -44,7 +44,7 @@ class PromptArgument:
     required: bool = True
 
 
-class PromptDefinition:
+class PromptDefinition(Completable):
     """A notebook prompt; calling it calls the function unchanged."""
 
     def __init__(
@@ -96,24 +96,12 @@ class PromptDefinition:
         names = ", ".join(a.name for a in self.arguments)
         return f"<PromptDefinition {self.name}({names})>"
 
-    def add_completer(self, argument: str, completer: Completer) -> None:
-        """Complete ``argument`` with ``completer`` (candidates, or ``fn(value[, context])``)."""
-        names = [a.name for a in self.arguments]
-        if argument not in names:
-            raise ToolDefinitionError(
-                f"@prompt {self.name!r}: no argument {argument!r} to complete "
-                f"(its arguments: {', '.join(names) or 'none'})."
-            )
-        self.completers[argument] = check_completer(self.name, argument, completer)
+    @property
+    def _owner(self) -> str:
+        return self.name
 
-    def completer(self, argument: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator: ``@review.completer("language")`` makes a function complete it."""
-
-        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            self.add_completer(argument, fn)
-            return fn
-
-        return register
+    def _completable(self) -> list[str]:
+        return [argument.name for argument in self.arguments]
 
     def check_arguments(self, values: Mapping[str, Any] | None) -> dict[str, Any]:
         """The arguments as the function takes them; a ValueError names a missing required

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from workbench.errors import ToolDefinitionError
-from workbench.tools.completion import Completer, check_completer
+from workbench.tools.completion import Completable, Completer
 from workbench.tools.icons import IconLike, declared_icons
 from workbench.tools.offer_arguments import converted, is_async, parameters, takes_any_name
 
@@ -51,7 +51,7 @@ def template_variables(uri: str) -> list[str]:
     return names
 
 
-class ResourceDefinition:
+class ResourceDefinition(Completable):
     """A notebook resource or resource template; calling it calls the function unchanged."""
 
     def __init__(
@@ -117,23 +117,15 @@ class ResourceDefinition:
         kind = "template" if self.is_template else "resource"
         return f"<ResourceDefinition {kind} {self.uri!r} ({self.name})>"
 
-    def add_completer(self, variable: str, completer: Completer) -> None:
-        """Complete ``variable`` with ``completer`` (candidates, or ``fn(value[, context])``)."""
-        if variable not in self.variables:
-            raise ToolDefinitionError(
-                f"@resource {self.uri!r}: no template variable {variable!r} to complete "
-                f"(its variables: {', '.join(self.variables) or 'none'})."
-            )
-        self.completers[variable] = check_completer(self.uri, variable, completer)
+    _decorator = "@resource"
+    _kind = "template variable"
 
-    def completer(self, variable: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator: ``@users.completer("id")`` makes a function complete ``id``."""
+    @property
+    def _owner(self) -> str:
+        return self.uri
 
-        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            self.add_completer(variable, fn)
-            return fn
-
-        return register
+    def _completable(self) -> list[str]:
+        return list(self.variables)
 
     def arguments(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """A template's variables as the function takes them (converted to its hints)."""
