@@ -132,11 +132,12 @@ def test_without_the_extension_calls_are_plain_and_task_methods_refused(
 def test_a_task_is_forgotten_after_its_ttl(wb: Workbench, client: TaskClient) -> None:
     served = wb.served
     assert served is not None
-    served._server.tasks.ttl_ms = 300
+    served._server.tasks.ttl_ms = 2000  # counted from creation: room to see it end under load
+    started = time.monotonic()
     created = client.call("slow", {"seconds": 0})
-    assert created["ttlMs"] == 300
+    assert created["ttlMs"] == 2000
     assert client.until(created["taskId"], set())["status"] == "completed"
-    time.sleep(0.4)
+    time.sleep(max(0.0, started + 2.1 - time.monotonic()))
     assert client.send("tasks/get", {"taskId": created["taskId"]})["error"]["code"] == -32602
 
 
