@@ -155,7 +155,16 @@ def test_posted_work_runs_in_the_main_thread_blocked_in_a_future_result(bridge: 
         ran_in.append(threading.current_thread())
         return "typed answer"
 
-    future = bridge.submit(asking(bridge, question, timeout=5))  # room for a loaded machine
+    async def once_blocked() -> Any:
+        # submit() starts the coroutine at once: on a loaded machine it may ask before this
+        # thread is in result(), and a question to a main thread not blocked is refused.
+        for _ in range(500):
+            if bridge.main_thread_blocked():
+                break
+            await asyncio.sleep(0.01)
+        return await asking(bridge, question, timeout=5)
+
+    future = bridge.submit(once_blocked())
     assert future.result(10)[0] == "typed answer"
     assert ran_in == [threading.main_thread()]
 
