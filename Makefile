@@ -22,8 +22,10 @@ PROJECT_VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' workbench/_
 WHEEL := .cache/wheel/jupyter_mcp_workbench-$(PROJECT_VERSION)-py3-none-any.whl
 # The suite on two pytest-xdist workers, a test module to a worker (its module-scoped servers,
 # kernels and builds are made once): about 0.6 of one worker's time on a 2-core machine.
+# Modules are handed out in collection order, which tests/conftest.py makes slowest first
+# (builds, browsers, kernels), so neither worker is left running a long one alone at the end.
 # PYTEST_WORKERS= runs it in one process.
-PYTEST_WORKERS ?= -n 2 --dist loadscope
+PYTEST_WORKERS ?= -n 2 --dist loadscope --no-loadscope-reorder
 
 # Found beside this file, also when run as `make -f <checkout>/Makefile` from elsewhere.
 HERE := $(dir $(lastword $(MAKEFILE_LIST)))

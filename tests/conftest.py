@@ -44,6 +44,26 @@ def wb() -> Iterator[Workbench]:
         yield workbench
 
 
+# The slow kinds first: a module's rank is the sum of its tests' markers' weights (the binder
+# image, build and kernel, first of all). Building venvs and wheels takes minutes; browsers and
+# kernels tens of seconds; most unmarked modules well under one.
+_WEIGHTS = {"build": 8, "browser": 4, "kernel": 2, "integration": 1}
+
+
+@pytest.hookimpl(trylast=True)  # after the directories' own hooks have added their markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slowest modules first, each module's tests in their own order. make test hands a
+    module to a worker in this order (``--dist loadscope --no-loadscope-reorder``): a long
+    module started last would keep one worker busy while the other has nothing left, and
+    xdist's own reordering (most tests first) puts the few-test builds and browsers last."""
+    ranks: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        marks = {mark.name for mark in item.iter_markers()} & _WEIGHTS.keys()
+        ranks[module] = max(ranks.get(module, 0), sum(_WEIGHTS[name] for name in marks))
+    items.sort(key=lambda item: -ranks[item.nodeid.split("::", 1)[0]])  # stable: ties keep order
+
+
 _TIMINGS_DIR = "WORKBENCH_TEST_TIMINGS"  # the folder, inherited by xdist's workers
 
 
