@@ -45,6 +45,7 @@ from workbench.serving.offer_pages import PagedOffers
 from workbench.serving.offer_serving import OfferNotices
 from workbench.serving.rounds import Rounds
 from workbench.serving.served_asking import served_call
+from workbench.serving.stream_closing import closing, request_closer
 from workbench.serving.surface import Surface
 from workbench.serving.tasks import NotebookTasks, supports_tasks
 from workbench.tools.definition import ToolDefinition
@@ -96,11 +97,12 @@ class ServedTool(DefinitionTool):
         """The call, its questions put to the client (``served_asking.py``); progress and
         logs reach the client before the answer."""
         tool_id = f"{LOCAL_SERVER}.{self.name}"
-        result = await served_call(
-            lambda progress, log: self._call(tool_id, arguments, progress, log),
-            self._rounds,
-            reporters,
-        )
+        with closing(request_closer(_served_request())):  # get_context().close_stream()
+            result = await served_call(
+                lambda progress, log: self._call(tool_id, arguments, progress, log),
+                self._rounds,
+                reporters,
+            )
         if isinstance(result, mcp_types.InputRequiredResult):
             return InputRequiredToolResult(result)
         return tool_result(result, bool((self.output_schema or {}).get(WRAP_MARKER)))
@@ -131,6 +133,14 @@ def reporters(
         send(context.log(record.message, level=level, logger_name=record.logger))
 
     return progress, log
+
+
+def _served_request() -> Any:
+    """fastmcp's Context of the request in flight, or None (a direct call)."""
+    try:
+        return get_context()
+    except RuntimeError:
+        return None
 
 
 class NotebookProvider(Provider):

@@ -37,6 +37,7 @@ from workbench.serving.app import (
     ServedServer,
 )
 from workbench.serving.clients import client_configs, token_variable
+from workbench.serving.event_store import RETRY_MS, BoundedEventStore
 from workbench.serving.gateway import ALSO, GATEWAY_MODES, ONLY, gateway_definitions, guarded
 from workbench.serving.guard import (
     ConnectionGuard,
@@ -135,6 +136,8 @@ class ServeHandle:
             host_origin_protection=True,
             allowed_hosts=["*"] if ipaddress.ip_address(host).is_unspecified else None,
             session_idle_timeout=session_idle_timeout,
+            event_store=BoundedEventStore(),  # SSE resumption (SEP-1699)
+            retry_interval=RETRY_MS,
         )
         listening.guard = self.guard
         quiet_accept_errors()

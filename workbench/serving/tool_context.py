@@ -52,6 +52,7 @@ from workbench.serving.questions import (
     current_roots,
     current_sampler,
 )
+from workbench.serving.stream_closing import StreamCloser, current_closer
 
 LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 """MCP's log levels (RFC 5424's, lowest first)."""
@@ -75,6 +76,7 @@ class ToolContext:
         asker: Asker | None = None,
         sampler: Sampler | None = None,
         roots: RootsAsker | None = None,
+        closer: StreamCloser | None = None,
     ) -> None:
         self.tool = tool
         self._request = request  # fastmcp's Context of the call, None when silent
@@ -82,6 +84,7 @@ class ToolContext:
         self._asker = asker
         self._sampler = sampler
         self._roots = roots
+        self._closer = closer
         self._sent: list[concurrent.futures.Future[Any]] = []
         self._asking: set[concurrent.futures.Future[Any]] = set()
         self._lock = threading.Lock()
@@ -177,6 +180,29 @@ class ToolContext:
         request = RootsRequest(server=LOCAL_SERVER, tool=self.tool, key=key)
         return self._ask(self._roots, request, _roots_of)
 
+    def close_stream(self) -> Any:
+        """End this call's response stream now; the call goes on. The client reconnects
+        and gets what follows (nothing is lost: SEP-1699 polling), so a long call need not
+        hold one HTTP response open. A no-op where the caller cannot resume (2026-07-28 or
+        pre-2025-11-25 clients, the notebook's own calls). In an async tool, await it."""
+        closer, loop = self._closer, self._loop
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if closer is None or loop is None:
+            if running is None:
+                return None
+            done: asyncio.Future[None] = running.create_future()
+            done.set_result(None)
+            return done
+
+        async def close() -> None:
+            await closer()
+
+        future = send_to_loop(loop, close())
+        return future.result() if running is None else asyncio.wrap_future(future)
+
     def _asker_or_raise(self) -> Asker:
         if self._asker is not None:
             return self._asker
@@ -258,6 +284,7 @@ def serving(tool: str, request: Any) -> Iterator[ToolContext]:
         asker=current_asker(),
         sampler=current_sampler(),
         roots=current_roots(),
+        closer=current_closer(),
     )
     token = _current.set(context)
     try:
