@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
     from workbench.registry import Registry, SearchHit, SearchResults, ToolEntry
-    from workbench.serving.questions import NoOneToAsk
+    from workbench.serving.questions import MissingCapability, NoOneToAsk
     from workbench.serving.tool_context import ToolContext, get_context
     from workbench.session import Workbench
     from workbench.tools import (
@@ -53,11 +53,13 @@ _LAZY = {
     "ToolContext": "workbench.serving.tool_context",
     "get_context": "workbench.serving.tool_context",
     "NoOneToAsk": "workbench.serving.questions",
+    "MissingCapability": "workbench.serving.questions",
 }
 
 __all__ = [
     "Action",
     "FunctionTool",
+    "MissingCapability",
     "NoOneToAsk",
     "Observation",
     "Registry",

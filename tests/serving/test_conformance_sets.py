@@ -57,12 +57,6 @@ _TOOLS = [
     "completion-complete",
 ]
 
-_SAMPLING = (
-    "sampling is deprecated in 2026-07-28 (SEP-2577): a notebook tool's sample() is refused "
-    "for 2026-07-28 clients, so no fixture tool asks by sampling/createMessage in a round"
-)
-
-
 @dataclass(frozen=True)
 class Placement:
     """Where each scenario of one requirement set stands."""
@@ -91,6 +85,12 @@ SETS = {
             "input-required-result-missing-input-response",
             "input-required-result-ignore-extra-params",
             "input-required-result-validate-input",
+            # tests/fixtures/conformance_asking_more.ipynb: sample(), roots(), a missing capability
+            "input-required-result-basic-sampling",
+            "input-required-result-capability-check",
+            "input-required-result-basic-list-roots",
+            "input-required-result-multiple-input-requests",
+            "server-stateless",
             "http-header-validation",  # pending, not scored
             # Tasks (SEP-2663), from tests/fixtures/conformance_tasks.ipynb:
             "tasks-capability-negotiation",
@@ -102,20 +102,6 @@ SETS = {
             "tasks-required-task-error",
         ],
         not_yet={
-            "server-stateless": (
-                "no fixture tool test_missing_capability needs sampling to be rejected with "
-                "-32021 (SEP-2575)"
-            ),
-            "input-required-result-basic-sampling": _SAMPLING,
-            "input-required-result-basic-list-roots": (
-                "a notebook tool has no way to ask its caller's roots (roots/list in a round)"
-            ),
-            "input-required-result-multiple-input-requests": (
-                "needs elicitation, sampling and roots/list in one round: " + _SAMPLING
-            ),
-            "input-required-result-capability-check": (
-                "needs a tool that asks by sampling a client declaring sampling only: " + _SAMPLING
-            ),
             "input-required-result-non-tool-request": (
                 "needs a prompt that asks for input (test_input_required_result_prompt)"
             ),
