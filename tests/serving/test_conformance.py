@@ -62,15 +62,11 @@ APPLICABLE = [
     "elicitation-sep1034-defaults",
     "elicitation-sep1330-enums",
     "tools-call-sampling",
+    # tests/fixtures/conformance_http.ipynb: test_reconnection closes its stream (SEP-1699)
+    "server-sse-polling",
 ]
 
-NOT_YET = {
-    "server-sse-polling": (
-        "needs a test_reconnection tool whose SSE stream the server closes mid-call and resumes "
-        "after Last-Event-ID (SEP-1699): serving keeps no event store, and a notebook tool has "
-        "no hold on its stream"
-    ),
-}
+NOT_YET: dict[str, str] = {}
 """Scenarios the served surface could support but does not yet: each runs, and must fail
 (strict xfail), so the day one passes this module says to move it to APPLICABLE."""
 
