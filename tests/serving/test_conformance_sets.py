@@ -90,8 +90,12 @@ SETS = {
             "input-required-result-capability-check",
             "input-required-result-basic-list-roots",
             "input-required-result-multiple-input-requests",
+            "input-required-result-non-tool-request",
             "server-stateless",
             "http-header-validation",  # pending, not scored
+            "json-schema-2020-12",  # pending: allOf, if/then/else, $anchor kept (SEP-2106)
+            # tests/fixtures/conformance_http.ipynb: region_echo's x-mcp-header (SEP-2243)
+            "http-custom-header-server-validation",  # pending
             # Tasks (SEP-2663), from tests/fixtures/conformance_tasks.ipynb:
             "tasks-capability-negotiation",
             "tasks-wire-fields",
@@ -102,9 +106,6 @@ SETS = {
             "tasks-required-task-error",
         ],
         not_yet={
-            "input-required-result-non-tool-request": (
-                "needs a prompt that asks for input (test_input_required_result_prompt)"
-            ),
             "tasks-lifecycle": (
                 "its protocol_error_job must end failed with a JSON-RPC error: a notebook "
                 "tool's failure is always a tool error (completed, isError)"
@@ -112,14 +113,6 @@ SETS = {
             "tasks-mrtr-composition": (
                 "test_tool_with_task must gather input by MRTR rounds, then answer the final "
                 "round with a task: a served task starts at the first tools/call"
-            ),
-            "json-schema-2020-12": (
-                "pending; the fixture's json_schema_2020_12_tool (a pydantic model) has no "
-                "allOf, if/then/else or $anchor, which SEP-2106 checks are kept from 2026-07-28"
-            ),
-            "http-custom-header-server-validation": (
-                "pending; no served tool declares an x-mcp-header parameter (SEP-2243), so "
-                "nothing can be validated"
             ),
         },
         not_applicable={
@@ -145,13 +138,10 @@ SETS = {
             "elicitation-sep1034-defaults",
             "elicitation-sep1330-enums",
             "tools-call-sampling",
+            # tests/fixtures/conformance_http.ipynb: test_reconnection closes its stream
+            "server-sse-polling",  # pending; resumed from the event store (SEP-1699)
         ],
-        not_yet={
-            "server-sse-polling": (
-                "pending; needs a test_reconnection tool whose SSE stream the server closes "
-                "mid-call and resumes after Last-Event-ID (SEP-1699): serving keeps no event store"
-            ),
-        },
+        not_yet={},
     ),
 }
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import mcp_types
 from fastmcp.prompts import Message as FastMessage
 from fastmcp.prompts import Prompt, PromptResult
+from fastmcp.prompts.base import InputRequiredPromptResult
 from fastmcp.prompts.base import PromptArgument as FastArgument
 from fastmcp.resources import Resource, ResourceContent, ResourceResult, ResourceTemplate
 from fastmcp.server.providers import Provider
@@ -26,6 +27,8 @@ from pydantic import PrivateAttr, TypeAdapter
 
 from workbench.bridge import run_in_notebook
 from workbench.serving.offer_table import OfferTable
+from workbench.serving.prompt_asking import asked_render
+from workbench.serving.rounds import Rounds
 from workbench.tools.completion import finish, start_completion
 from workbench.tools.icons import Icon
 from workbench.tools.prompt_definition import PromptDefinition
@@ -123,9 +126,10 @@ class DefinitionPrompt(Prompt):
     """A notebook prompt: its arguments are the function's parameters."""
 
     _definition: PromptDefinition = PrivateAttr()
+    _rounds: Rounds = PrivateAttr(default_factory=Rounds)
 
     @classmethod
-    def wrap(cls, definition: PromptDefinition) -> DefinitionPrompt:
+    def wrap(cls, definition: PromptDefinition, rounds: Rounds | None = None) -> DefinitionPrompt:
         made = cls(
             name=definition.name,
             title=definition.title,
@@ -137,6 +141,8 @@ class DefinitionPrompt(Prompt):
             icons=mcp_icons(definition.icons),
         )
         made._definition = definition
+        if rounds is not None:  # the provider's
+            made._rounds = rounds
         return made
 
     async def _render(self, arguments: dict[str, Any] | None = None) -> PromptResult:
@@ -145,7 +151,18 @@ class DefinitionPrompt(Prompt):
             given = definition.check_arguments(arguments)
         except ValueError as error:
             raise MCPError(code=mcp_types.INVALID_PARAMS, message=str(error)) from None
-        value = await run_offer(definition.fn, definition.name, given)
+
+        async def render() -> PromptResult:
+            return self._result(await run_offer(definition.fn, definition.name, given))
+
+        # get_context() inside the function asks the client (prompt_asking.py)
+        result = await asked_render(definition.name, render, self._rounds)
+        if isinstance(result, mcp_types.InputRequiredResult):
+            return InputRequiredPromptResult(result)
+        return cast("PromptResult", result)
+
+    def _result(self, value: Any) -> PromptResult:
+        definition = self._definition
         messages = [
             FastMessage(
                 m.text if m.content is None else _BLOCK.validate_python(m.content),
@@ -164,6 +181,8 @@ class OffersProvider(Provider):
         self._table = table
         self._shows: Shows = shows or (lambda _offer: True)
         self._made: dict[tuple[str, str], tuple[Offer, Any]] = {}
+        self.rounds = Rounds()
+        """Prompt renderings waiting for a 2026-07-28 client's answers (``rounds.py``)."""
 
     def resources(self) -> list[ResourceDefinition]:
         """The resources and templates served now, by URI."""
@@ -230,7 +249,7 @@ class OffersProvider(Provider):
         made = self._made.get(key)
         if made is None or made[0] is not offer:  # a re-run cell made a new one
             if isinstance(offer, PromptDefinition):
-                component: Any = DefinitionPrompt.wrap(offer)
+                component: Any = DefinitionPrompt.wrap(offer, self.rounds)
             elif kind == "t":
                 component = DefinitionTemplate.wrap(offer)
             else:

@@ -27,7 +27,6 @@ import mcp_types
 
 from workbench.serving.questions import NoOneToAsk
 from workbench.serving.wire_questions import Question, answer_of, wire_request
-from workbench.tools.schema import Observation
 
 TTL = 300.0
 """Seconds a suspended call waits for its client's next round."""
@@ -38,8 +37,8 @@ GRACE = 5.0
 SETTLE = 0.02
 """Seconds a round waits after a question for others asked with it (``asyncio.gather``)."""
 
-Start = Callable[["Suspended"], Awaitable[Observation]]
-"""Starts the call; its tool's questions go to ``Suspended.ask``."""
+Start = Callable[["Suspended"], Awaitable[Any]]
+"""Starts the call (a tool's, or a prompt's rendering); its questions go to ``Suspended.ask``."""
 
 
 class Unanswered(NoOneToAsk):
@@ -62,7 +61,7 @@ class Suspended:
         self.round = 0
         self.open: dict[str, tuple[Question, asyncio.Future[Any]]] = {}
         self.asked = asyncio.Event()
-        self.job: asyncio.Task[Observation] | None = None
+        self.job: asyncio.Task[Any] | None = None
         self.abandoned: str | None = None
         self._keys = itertools.count(1)
         self._timer: asyncio.TimerHandle | None = None
@@ -103,8 +102,9 @@ class Suspended:
             if entry is not None and answer is not None and not entry[1].done():
                 entry[1].set_result(answer)
 
-    async def next(self) -> Observation | mcp_types.InputRequiredResult:
-        """The call's result, or its open questions once it waits on some. A round whose
+    async def next(self) -> Any:
+        """The call's result (an Observation for a tool, a rendered prompt...), or its open
+        questions once it waits on some (an ``InputRequiredResult``). A round whose
         request is cancelled leaves the call to its TTL again."""
         assert self.job is not None
         self._stop_timer()
@@ -118,7 +118,7 @@ class Suspended:
     def _arm(self) -> None:
         self._timer = asyncio.get_running_loop().call_later(self._rounds.ttl, self.abandon)
 
-    async def _next(self) -> Observation | mcp_types.InputRequiredResult:
+    async def _next(self) -> Any:
         assert self.job is not None
         await asyncio.sleep(0)  # answers just delivered reach the tool first
         while True:
@@ -189,7 +189,7 @@ class Rounds:
 
     async def first(
         self, start: Start, relay: Any = None, given: Mapping[str, Any] | None = None
-    ) -> Observation | mcp_types.InputRequiredResult:
+    ) -> Any:
         """Start a call; its result, or the first round of its questions. ``given``: the
         answers the client sent up front, by the keys the tool asks under."""
         call = Suspended(self, relay, given)
@@ -203,7 +203,7 @@ class Rounds:
 
     async def again(
         self, state: str, responses: Mapping[str, Any] | None, relay: Any = None
-    ) -> Observation | mcp_types.InputRequiredResult | None:
+    ) -> Any:
         """A client's next round; None when no call waits under ``state`` (ended,
         abandoned, or a round already answered)."""
         call_id, _, _ = state.partition(".")

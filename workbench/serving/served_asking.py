@@ -91,19 +91,14 @@ async def served_call(
     state = ctx.request_state
     refused: list[MissingCapability] = []
 
-    def asker(capability: str, call: Suspended) -> Any:
-        if _declared(ctx, capability):
-            return call.ask
-        return _refusing(capability, refused)
-
     async def start(call: Suspended) -> Observation:
-        askers = (asker(c, call) for c in ("elicitation", "sampling", "roots"))
-        with asking(*askers):
+        with asking(*round_askers(ctx, call, refused)):
             return await call_with(
                 lambda done, total, message: call.relay.progress(done, total, message),
                 lambda record: call.relay.log(record),
             )
 
+    result: Observation | mcp_types.InputRequiredResult
     if state is None:
         result = await rounds.first(start, relay, ctx.input_responses)
     else:
@@ -117,21 +112,35 @@ async def served_call(
     return result
 
 
+def round_askers(ctx: Any, call: Suspended, refused: list[MissingCapability]) -> list[Any]:
+    """The asker, sampler and roots asker of a 2026-07-28 request: its rounds, for what
+    the client declared in the request's ``_meta``; a refusal (noted in ``refused``) else."""
+    return [
+        call.ask if _declared(ctx, capability) else _refusing(capability, refused)
+        for capability in ("elicitation", "sampling", "roots")
+    ]
+
+
 def missing(observation: Observation, refused: list[MissingCapability]) -> None:
     """Raise -32021 when the call ended on a capability its client did not declare."""
     said = observation.error_message or "" if observation.is_error else ""
     needed = sorted({r.capability for r in refused if str(r) in said})
     if needed:
-        data = mcp_types.MissingRequiredClientCapabilityErrorData(
-            required_capabilities=mcp_types.ClientCapabilities.model_validate(
-                {capability: {} for capability in needed}
-            )
+        raise missing_error(needed)
+
+
+def missing_error(needed: list[str]) -> MCPError:
+    """MCP's -32021 MissingRequiredClientCapabilityError naming ``needed`` (SEP-2575)."""
+    data = mcp_types.MissingRequiredClientCapabilityErrorData(
+        required_capabilities=mcp_types.ClientCapabilities.model_validate(
+            {capability: {} for capability in needed}
         )
-        raise MCPError(
-            code=mcp_types.MISSING_REQUIRED_CLIENT_CAPABILITY,
-            message=str(refused[0]) if len(needed) == 1 else f"Missing: {', '.join(needed)}.",
-            data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
-        )
+    )
+    return MCPError(
+        code=mcp_types.MISSING_REQUIRED_CLIENT_CAPABILITY,
+        message=f"The client did not declare the {' and '.join(needed)} capability it needs.",
+        data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
+    )
 
 
 def session_askers(ctx: Any) -> tuple[Asker, Sampler, RootsAsker]:
