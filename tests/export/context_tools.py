@@ -13,6 +13,7 @@ def count(n: int) -> str:
     context.info(f"counting to {n}")
     for step in range(1, n + 1):
         context.progress(step, n, f"step {step}")
+    context.close_stream()  # a no-op where the server keeps no event store
     return f"counted to {n}"
 
 
@@ -22,6 +23,7 @@ async def shout(word: str) -> str:
     context = get_context()
     context.warning(f"shouting {word}")
     context.progress(1, 1)
+    await context.close_stream()
     return word.upper()
 
 

@@ -93,7 +93,9 @@ class _WbToolContext:
 
         return self._ask(ask())
 
-    def sample(self, messages, *, system_prompt=None, max_tokens=100, temperature=None):
+    def sample(
+        self, messages, *, system_prompt=None, max_tokens=100, temperature=None, key=None
+    ):
         """Ask the client's language model (deprecated in 2026-07-28, SEP-2577)."""
 
         async def ask():
@@ -121,6 +123,45 @@ class _WbToolContext:
             return _WbReply(getattr(result.content, "text", "") or "")
 
         return self._ask(ask())
+
+    def roots(self, *, key=None):
+        """The client's roots (``uri``, ``name``), deprecated in 2026-07-28 (SEP-2577); in
+        an async tool, await it."""
+
+        async def ask():
+            import warnings
+
+            import mcp.types
+            from mcp.shared.message import ServerMessageMetadata
+
+            request = self._asking()
+            with warnings.catch_warnings():  # deprecated in 2026-07-28; this client has it
+                warnings.simplefilter("ignore")
+                listed = await request.session.send_request(
+                    mcp.types.ListRootsRequest(),
+                    mcp.types.ListRootsResult,
+                    metadata=ServerMessageMetadata(related_request_id=request.request_id),
+                )
+            return [_WbRoot(str(root.uri), root.name) for root in listed.roots]
+
+        return self._ask(ask())
+
+    def close_stream(self):
+        """End this call's SSE response stream (SEP-1699); the client resumes from the
+        server's event store. A no-op where there is none (this script keeps none) or no
+        call; in an async tool, await it."""
+        import asyncio
+
+        async def close():
+            if self._request is not None:
+                await self._request.close_sse_stream()
+
+        if self._loop is None:  # no call: nothing to close
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                return None
+        return self._ask(close())
 
     def _asking(self):
         if self._request is None:
@@ -178,6 +219,16 @@ class _WbAnswer:
 class _WbReply:
     def __init__(self, text):
         self.text = text
+
+
+class _WbRoot:
+    """A folder the client offers."""
+
+    def __init__(self, uri, name=None):
+        self.uri, self.name = uri, name
+
+    def __repr__(self):
+        return f"Root(uri={self.uri!r}, name={self.name!r})"
 
 
 def _wb_get_context():
