@@ -24,7 +24,13 @@ async def ask_sure() -> str:
 @tool
 def ask_model(prompt: str) -> str:
     """Ask the caller's language model."""
-    return str(get_context().sample(prompt).text)
+    return str(get_context().sample(prompt, key="model").text)
 
 
-TOOLS = [ask_name, ask_sure, ask_model]
+@tool
+async def ask_roots() -> str:
+    """The caller's roots."""
+    return " ".join(f"{root.uri} ({root.name})" for root in await get_context().roots())
+
+
+TOOLS = [ask_name, ask_sure, ask_model, ask_roots]

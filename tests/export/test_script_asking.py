@@ -1,5 +1,5 @@
 """Tools that ask, in the exported script: a handshake-era client answers a real
-``elicitation/create`` (and sampling); a 2026-07-28 client, to which a server cannot send
+``elicitation/create`` (sampling, roots/list); a 2026-07-28 client, to which a server cannot send
 requests, gets a tool error saying so. Over stdio, with a real ``fastmcp.Client``."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal
 
+import mcp_types
 import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
@@ -23,7 +24,7 @@ def script(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with Workbench() as wb:
         wb.add_tools(*asking_tools.TOOLS)
         result = wb.export(tmp_path_factory.mktemp("export") / "asking.py")
-    assert result.exported == ["ask_model", "ask_name", "ask_sure"]
+    assert result.exported == ["ask_model", "ask_name", "ask_roots", "ask_sure"]
     return result.path
 
 
@@ -37,7 +38,11 @@ def calls(script: Path, mode: Literal["legacy", "auto"]) -> list[tuple[bool, str
     async def main() -> list[tuple[bool, str]]:
         transport = StdioTransport(sys.executable, [str(script)], env=_environment())
         client: Client[Any] = Client(
-            transport, mode=mode, elicitation_handler=answer, sampling_handler=sample
+            transport,
+            mode=mode,
+            elicitation_handler=answer,
+            sampling_handler=sample,
+            roots=[mcp_types.Root(uri="file:///data/here", name="Here")],
         )
         said = []
         async with client:
@@ -45,6 +50,7 @@ def calls(script: Path, mode: Literal["legacy", "auto"]) -> list[tuple[bool, str
                 ("ask_name", {}),
                 ("ask_sure", {}),
                 ("ask_model", {"prompt": "Capital?"}),
+                ("ask_roots", {}),
             ]:
                 result = await client.call_tool(name, arguments, raise_on_error=False)
                 said.append((result.is_error, str(result.content[0].text)))  # type: ignore[union-attr]
@@ -59,6 +65,7 @@ def test_a_handshake_era_client_answers_the_scripts_questions(script: Path) -> N
         (False, "accept: Ada"),
         (False, "accept: True"),
         (False, "Paris (Capital?)"),
+        (False, "file:///data/here (Here)"),
     ]
 
 
