@@ -14,6 +14,7 @@ from workbench.__about__ import __version__
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
+    from workbench.errors import ProtocolError
     from workbench.registry import Registry, SearchHit, SearchResults, ToolEntry
     from workbench.serving.questions import MissingCapability, NoOneToAsk
     from workbench.serving.tool_context import ToolContext, get_context
@@ -54,6 +55,7 @@ _LAZY = {
     "get_context": "workbench.serving.tool_context",
     "NoOneToAsk": "workbench.serving.questions",
     "MissingCapability": "workbench.serving.questions",
+    "ProtocolError": "workbench.errors",
 }
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "MissingCapability",
     "NoOneToAsk",
     "Observation",
+    "ProtocolError",
     "Registry",
     "SearchHit",
     "SearchResults",

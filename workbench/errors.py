@@ -136,6 +136,19 @@ class ExportError(WorkbenchError):
     written out, a folder that does not exist, ...)."""
 
 
+class ProtocolError(WorkbenchError):
+    """Raised by a notebook tool to refuse its call with a JSON-RPC error (``code``,
+    ``message``, ``data``) rather than answer a tool error: a served call answers that
+    error, a served task ends ``failed`` carrying it, and the notebook's own call gets an
+    error Observation of kind ``protocol`` saying so. -32603 (internal error) by default."""
+
+    def __init__(self, message: str, code: int = -32603, data: object = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.data = data
+
+
 class ConnectionWarning(WorkbenchWarning):
     """A server of a config file failed to connect while the others went on."""
 

@@ -339,6 +339,16 @@ class Connection:
             self.last_error = f"lost connection: {innermost(error)}"
         elif said is not None and said[1]:
             message += f" (HTTP {said[0]}: {said[1]})"
+        refused = getattr(error, "error", None)  # a JSON-RPC error answered the call
+        code = getattr(refused, "code", None)
+        if kind is ErrorKind.TOOL_ERROR and isinstance(code, int) and said is None:
+            return Observation.error(
+                ErrorKind.PROTOCOL,
+                message,
+                duration=time.perf_counter() - started,
+                error_code=code,
+                error_data=getattr(refused, "data", None),
+            )
         return Observation.error(kind, message, duration=time.perf_counter() - started)
 
     def _found_dead(self) -> bool:

@@ -43,6 +43,7 @@ from workbench.serving.notebook_server import DefinitionTool
 from workbench.serving.offer_components import OffersProvider
 from workbench.serving.offer_pages import PagedOffers
 from workbench.serving.offer_serving import OfferNotices
+from workbench.serving.refusals import Refusals, Refused, refusal_of
 from workbench.serving.rounds import Rounds
 from workbench.serving.served_asking import served_call
 from workbench.serving.stream_closing import closing, request_closer
@@ -105,6 +106,9 @@ class ServedTool(DefinitionTool):
             )
         if isinstance(result, mcp_types.InputRequiredResult):
             return InputRequiredToolResult(result)
+        refusal = refusal_of(result, f"{tool_id}: ")
+        if refusal is not None:  # the tool refused the call: the client gets the error
+            return Refused(refusal)
         return tool_result(result, bool((self.output_schema or {}).get(WRAP_MARKER)))
 
 
@@ -296,7 +300,7 @@ class ServedServer(PagedOffers):
             version=VERSION,
             auth=auth,
             providers=[provider] if offers is None else [provider, offers],
-            middleware=[self.announcer],
+            middleware=[self.announcer, Refusals()],
             # Each tool's schema as written ($defs and $ref kept, JSON Schema 2020-12), not
             # FastMCP's inlined copy: the conformance suite's json-schema-2020-12 checks it.
             dereference_schemas=False,

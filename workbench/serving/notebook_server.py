@@ -24,6 +24,7 @@ from workbench.names import LOCAL_SERVER
 from workbench.serving.identity import VERSION
 from workbench.serving.offer_components import OffersProvider
 from workbench.serving.offer_table import OfferTable
+from workbench.serving.refusals import Refusals, Refused, refusal_of
 from workbench.serving.tool_context import serving
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.export import to_mcp_tool
@@ -147,6 +148,9 @@ class DefinitionTool(Tool):
         with serving(self._definition.name, _request_context()) as context:
             observation = await run_definition(self._definition, arguments)
         await context.sent()  # progress and logs reach the client before the answer
+        refusal = refusal_of(observation)
+        if refusal is not None:  # the tool raised ProtocolError: a JSON-RPC error
+            return Refused(refusal)
         return ToolResult(
             content=_CONTENT.validate_python(observation.to_llm_content()),
             structured_content=observation.structured_content,
@@ -158,7 +162,9 @@ class LocalServer:
     """The ``notebook`` server and which of its tools each source (e.g. a cell) defined."""
 
     def __init__(self) -> None:
-        self.server = FastMCP(LOCAL_SERVER, instructions=INSTRUCTIONS, version=VERSION)
+        self.server = FastMCP(
+            LOCAL_SERVER, instructions=INSTRUCTIONS, version=VERSION, middleware=[Refusals()]
+        )
         self._owners: dict[str, str] = {}
         self._definitions: dict[str, ToolDefinition[Any, Any]] = {}
         # Resources, templates and prompts of cells: read from the table at each request.

@@ -43,6 +43,7 @@ from workbench.features.asking import ElicitationAnswer, ElicitationRequest
 from workbench.features.tasks import MISSING_CAPABILITY, TASKS_EXTENSION, TaskState, now_iso
 from workbench.names import LOCAL_SERVER
 from workbench.serving.questions import asking
+from workbench.serving.refusals import refusal_of, refusal_wire
 from workbench.tools.from_function import WRAP_MARKER
 from workbench.tools.schema import ErrorKind, Observation
 
@@ -264,6 +265,10 @@ class NotebookTasks(ServerExtension):
         except Exception as error:  # the call path itself broke: a protocol-level failure
             message = f"{tool.name} failed: {error}"
             running.set(status="failed", error={"code": -32603, "message": message})
+            return
+        refusal = refusal_of(observation, f"{tool_id}: ")
+        if refusal is not None:  # the tool refused (ProtocolError): failed, with the error
+            running.set(status="failed", error=refusal_wire(refusal), status_message=None)
             return
         finish(running, observation, wire_result(tool, observation))
 

@@ -21,7 +21,7 @@ from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 from pydantic import ValidationError
 from typing_extensions import Self
 
-from workbench.errors import InvalidArgumentsError, ToolDefinitionError
+from workbench.errors import InvalidArgumentsError, ProtocolError, ToolDefinitionError
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.failures import failure_message
 from workbench.tools.icons import IconLike, declared_icons
@@ -255,6 +255,11 @@ def _invalid(error: InvalidArgumentsError, started: float) -> Observation:
 
 
 def _failed(name: str, error: Exception) -> Observation:
+    if isinstance(error, ProtocolError):  # the tool refuses the call: a JSON-RPC error
+        message = f"{name} refused the call (JSON-RPC error {error.code}): {error.message}"
+        return Observation.error(
+            ErrorKind.PROTOCOL, message, error_code=error.code, error_data=error.data
+        )
     return Observation.error(ErrorKind.TOOL_ERROR, failure_message(name, error))
 
 

@@ -131,6 +131,8 @@ class ErrorKind(str, Enum):
     CONNECTION = "connection"
     NOT_FOUND = "not_found"
     CANCELLED = "cancelled"
+    PROTOCOL = "protocol"
+    """The call was refused with a JSON-RPC error (``error_code``), not answered."""
 
 
 class Action(Viewed, BaseModel):
@@ -153,6 +155,9 @@ class Observation(Viewed, BaseModel):
     is_error: bool = Field(default=False, alias="isError")
     error_kind: ErrorKind | None = None
     error_message: str | None = None
+    error_code: int | None = None
+    """A ``protocol`` error's JSON-RPC code (its ``data`` in ``error_data``)."""
+    error_data: Any = None
     duration: float | None = Field(default=None, description="Seconds the call took.")
     tool_id: str | None = Field(
         default=None, exclude=True, description="The tool that produced it (for display)."
