@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from workbench.errors import ProtocolError
     from workbench.registry import Registry, SearchHit, SearchResults, ToolEntry
     from workbench.serving.questions import MissingCapability, NoOneToAsk
+    from workbench.serving.task_start import asks_before_task
     from workbench.serving.tool_context import ToolContext, get_context
     from workbench.session import Workbench
     from workbench.tools import (
@@ -56,6 +57,7 @@ _LAZY = {
     "NoOneToAsk": "workbench.serving.questions",
     "MissingCapability": "workbench.serving.questions",
     "ProtocolError": "workbench.errors",
+    "asks_before_task": "workbench.serving.task_start",
 }
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "ToolEntry",
     "Workbench",
     "__version__",
+    "asks_before_task",
     "browse",
     "current",
     "get_context",

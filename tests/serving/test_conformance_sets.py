@@ -104,17 +104,10 @@ SETS = {
             "tasks-request-headers",
             "tasks-dispatch-and-envelope",
             "tasks-required-task-error",
+            "tasks-lifecycle",  # protocol_error_job raises workbench.ProtocolError
+            "tasks-mrtr-composition",  # test_tool_with_task: @asks_before_task
         ],
-        not_yet={
-            "tasks-lifecycle": (
-                "its protocol_error_job must end failed with a JSON-RPC error: a notebook "
-                "tool's failure is always a tool error (completed, isError)"
-            ),
-            "tasks-mrtr-composition": (
-                "test_tool_with_task must gather input by MRTR rounds, then answer the final "
-                "round with a task: a served task starts at the first tools/call"
-            ),
-        },
+        not_yet={},
         not_applicable={
             "tasks-status-notifications": (
                 "the suite skips its only check itself (its harness awaits a rewrite for the "

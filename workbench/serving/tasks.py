@@ -20,7 +20,7 @@ import contextlib
 import itertools
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import mcp_types
@@ -44,6 +44,7 @@ from workbench.features.tasks import MISSING_CAPABILITY, TASKS_EXTENSION, TaskSt
 from workbench.names import LOCAL_SERVER
 from workbench.serving.questions import asking
 from workbench.serving.refusals import refusal_of, refusal_wire
+from workbench.serving.task_start import asks_first
 from workbench.tools.from_function import WRAP_MARKER
 from workbench.tools.schema import ErrorKind, Observation
 
@@ -107,6 +108,11 @@ class Running:
         self._keys = itertools.count(1)
         self._used: set[str] = set()
         self.expires = time.monotonic() + (state.ttl_ms or 0) / 1000
+
+    def progress(self, done: float, total: float | None, message: str | None) -> None:
+        """The call's progress as the task's ``statusMessage``."""
+        shown = message or (f"{done:g}/{total:g}" if total else f"{done:g}")
+        self.set(progress=(done, total), status_message=shown)
 
     def set(self, **changes: Any) -> None:
         if not self.state.terminal:  # terminal states never change
@@ -230,10 +236,22 @@ class NotebookTasks(ServerExtension):
             if mode == "required":
                 raise missing_capability()
             return await call_next()
-        running = self._start(cast("ServedTool", tool), dict(params.arguments or {}))
+        served = cast("ServedTool", tool)
+        if asks_first(served._definition):  # its questions first, by rounds; then the task
+            from workbench.serving.task_rounds import rounds_then_task
+
+            arguments = dict(params.arguments or {})
+            return await rounds_then_task(self, served, arguments, context)
+        running = self._start(served, dict(params.arguments or {}))
         return WireResult(resultType="task", **running.state.to_wire(detailed=False))
 
     def _start(self, tool: ServedTool, arguments: dict[str, Any]) -> Running:
+        running = self.new()
+        running.job = asyncio.ensure_future(self._run(running, tool, arguments))
+        return running
+
+    def new(self) -> Running:
+        """A task, known (and its loop set) before its ``CreateTaskResult`` goes out."""
         self._forget_expired()
         stamp = now_iso()
         state = TaskState(
@@ -247,30 +265,12 @@ class NotebookTasks(ServerExtension):
         running = Running(state)
         self.tasks[state.task_id] = running  # known before the CreateTaskResult goes out
         running.loop = asyncio.get_running_loop()
-        running.job = asyncio.ensure_future(self._run(running, tool, arguments))
         return running
 
     async def _run(self, running: Running, tool: ServedTool, arguments: dict[str, Any]) -> None:
-        def progress(done: float, total: float | None, message: str | None) -> None:
-            shown = message or (f"{done:g}/{total:g}" if total else f"{done:g}")
-            running.set(progress=(done, total), status_message=shown)
-
         tool_id = f"{LOCAL_SERVER}.{tool.name}"
-        try:
-            with asking(running.ask):
-                observation = await tool._call(tool_id, arguments, progress, None)
-        except asyncio.CancelledError:
-            running.set(status="cancelled", status_message="The task was cancelled.")
-            raise
-        except Exception as error:  # the call path itself broke: a protocol-level failure
-            message = f"{tool.name} failed: {error}"
-            running.set(status="failed", error={"code": -32603, "message": message})
-            return
-        refusal = refusal_of(observation, f"{tool_id}: ")
-        if refusal is not None:  # the tool refused (ProtocolError): failed, with the error
-            running.set(status="failed", error=refusal_wire(refusal), status_message=None)
-            return
-        finish(running, observation, wire_result(tool, observation))
+        with asking(running.ask):
+            await settle(running, tool, tool._call(tool_id, arguments, running.progress, None))
 
     async def _get(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> Any:
         running = self._find(ctx, params.task_id)
@@ -310,6 +310,24 @@ class NotebookTasks(ServerExtension):
                 if running.job is not None and not running.job.done():
                     running.job.cancel()
                 del self.tasks[task_id]
+
+
+async def settle(running: Running, tool: ServedTool, call: Awaitable[Observation]) -> None:
+    """Wait for the task's call and make its end the task's."""
+    try:
+        observation = await call
+    except asyncio.CancelledError:
+        running.set(status="cancelled", status_message="The task was cancelled.")
+        raise
+    except Exception as error:  # the call path itself broke: a protocol-level failure
+        message = f"{tool.name} failed: {error}"
+        running.set(status="failed", error={"code": -32603, "message": message})
+        return
+    refusal = refusal_of(observation, f"{LOCAL_SERVER}.{tool.name}: ")
+    if refusal is not None:  # the tool refused (ProtocolError): failed, with the error
+        running.set(status="failed", error=refusal_wire(refusal), status_message=None)
+        return
+    finish(running, observation, wire_result(tool, observation))
 
 
 def finish(running: Running, observation: Observation, result: dict[str, Any]) -> None:

@@ -53,6 +53,7 @@ from workbench.serving.questions import (
     current_sampler,
 )
 from workbench.serving.stream_closing import StreamCloser, current_closer
+from workbench.serving.task_start import begin_task
 
 LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 """MCP's log levels (RFC 5424's, lowest first)."""
@@ -97,6 +98,12 @@ class ToolContext:
     def active(self) -> bool:
         """True inside a call; False when the tool was called as a plain function."""
         return self._request is not None
+
+    def begin_task(self) -> bool:
+        """Begin this call's task here (a tool marked ``@asks_before_task``): the questions
+        asked so far went to the client as rounds; it now polls the task. False when the
+        call runs no such task (a plain call, a client without tasks): nothing changes."""
+        return begin_task()
 
     def progress(
         self, progress: float, total: float | None = None, message: str | None = None
