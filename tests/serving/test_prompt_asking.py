@@ -98,3 +98,28 @@ def test_from_the_notebook_the_workbench_answers(wb: Workbench) -> None:
     wb.on_elicitation(lambda request: {"context": "the notebook"})
     rendered = wb.get_prompt("notebook.briefed", {"topic": "tides"})
     assert "Write about tides for the notebook." in str(rendered)
+
+
+def test_a_round_answered_twice_is_refused_with_a_clear_error(handle: Any) -> None:
+    answer = {"user_context": mcp_types.ElicitResult(action="accept", content={"context": "x"})}
+
+    async def main() -> tuple[Any, Any]:
+        async with Client(handle.url, auth=handle.token, elicitation_handler=answer_form) as c:
+            first = await c.session.get_prompt(
+                "briefed", {"topic": "tides"}, allow_input_required=True
+            )
+            assert isinstance(first, mcp_types.InputRequiredResult)
+            state = first.request_state
+            done = await c.session.get_prompt(
+                "briefed", {"topic": "tides"}, input_responses=answer, request_state=state
+            )
+            with pytest.raises(MCPError) as late:
+                await c.session.get_prompt(
+                    "briefed", {"topic": "tides"}, input_responses=answer, request_state=state
+                )
+            return done, late.value
+
+    done, late = asyncio.run(main())
+    assert done.messages[0].content.text == "Write about tides for x."
+    assert late.error.code == mcp_types.INVALID_PARAMS
+    assert "no longer waits for answers" in late.error.message

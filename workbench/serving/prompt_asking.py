@@ -21,16 +21,15 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from workbench.serving.questions import MissingCapability, asking
 from workbench.serving.rounds import Rounds, Suspended
-from workbench.serving.served_asking import (
-    GONE,
-    missing_error,
-    round_askers,
-    session_askers,
-)
+from workbench.serving.served_asking import missing_error, round_askers, session_askers
 from workbench.serving.tool_context import serving
 
 Render = Callable[[], Awaitable[Any]]
 """Runs the prompt's function and makes its result."""
+GONE = (
+    "This prompt no longer waits for answers (it was rendered, abandoned after its time to "
+    "answer, or that round was already answered): get the prompt again."
+)
 
 
 async def asked_render(name: str, render: Render, rounds: Rounds) -> Any:
@@ -57,7 +56,7 @@ async def asked_render(name: str, render: Render, rounds: Rounds) -> Any:
     except MissingCapability as refusal:
         raise missing_error([refusal.capability]) from None
     if again is None:
-        raise MCPError(code=mcp_types.INVALID_PARAMS, message=GONE.replace("tool", "prompt"))
+        raise MCPError(code=mcp_types.INVALID_PARAMS, message=GONE)
     return again
 
 
