@@ -19,6 +19,7 @@ from fastmcp.server.context import Context
 from fastmcp.server.extensions import ToolCallOutcome
 from fastmcp.tools.base import InputRequiredToolResult
 
+from workbench.bridge import send_to_loop
 from workbench.features.asking import ElicitationAnswer, ElicitationRequest
 from workbench.names import LOCAL_SERVER
 from workbench.serving.questions import asking
@@ -78,12 +79,12 @@ async def _start(tool: ServedTool, arguments: dict[str, Any], call: Suspended) -
     begun: asyncio.Future[None] = loop.create_future()
     became: asyncio.Future[Running] = loop.create_future()
 
-    def begun_now() -> None:
+    async def begun_now() -> None:
         if not begun.done():
             begun.set_result(None)
 
-    def begin() -> None:  # from the tool's thread or loop
-        loop.call_soon_threadsafe(begun_now)
+    def begin() -> None:  # from the tool's thread or loop: before any question it asks next
+        send_to_loop(loop, begun_now())
 
     async def ask(request: ElicitationRequest) -> ElicitationAnswer:
         if begun.done():  # asked after begin_task(): the task's question
