@@ -19,6 +19,10 @@ for a language model's reply (a client declaring sampling, the notebook's ``wb.o
 ``roots()`` asks the caller's roots (a client declaring roots, the notebook's ``wb.roots``).
 MCP 2026-07-28 deprecates both (SEP-2577) but still carries them, as input requests. A
 client that did not declare what a question needs raises ``MissingCapability``.
+
+``close_stream()`` ends a served call's SSE response stream mid-call (SEP-1699 polling,
+``serving/stream_closing.py``): a 2025-11-25 client reconnects and misses nothing. For every
+other caller it does nothing.
 """
 
 from __future__ import annotations
