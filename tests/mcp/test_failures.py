@@ -22,6 +22,7 @@ from workbench.mcp.failures import (
     innermost,
     is_connection_loss,
     is_stale_session,
+    json_rpc_error,
     refused_after_sign_in,
 )
 from workbench.tools.schema import ErrorKind
@@ -218,6 +219,11 @@ def test_any_other_call_failure_is_the_tools_error() -> None:
         "files.read: Unknown tool",
     )
     assert explain_call_failure("files", "read", KeyError(), 10)[1] == "files.read: KeyError"
+
+
+def test_a_json_rpc_error_keeps_its_code_and_data() -> None:
+    assert json_rpc_error(McpError("Unknown tool", -32602)) == (-32602, None)
+    assert json_rpc_error(KeyError()) is None
 
 
 # -- the pieces ----------------------------------------------------------------------------

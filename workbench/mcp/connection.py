@@ -30,6 +30,7 @@ from workbench.mcp.failures import (
     explain_connect_failure,
     innermost,
     is_stale_session,
+    json_rpc_error,
 )
 from workbench.mcp.live import Listening, listened_for, reconnect, start_listening
 from workbench.mcp.quiet import quiet_handshake_era_requests, working_for
@@ -339,17 +340,10 @@ class Connection:
             self.last_error = f"lost connection: {innermost(error)}"
         elif said is not None and said[1]:
             message += f" (HTTP {said[0]}: {said[1]})"
-        refused = getattr(error, "error", None)  # a JSON-RPC error answered the call
-        code = getattr(refused, "code", None)
-        if kind is ErrorKind.TOOL_ERROR and isinstance(code, int) and said is None:
-            return Observation.error(
-                ErrorKind.PROTOCOL,
-                message,
-                duration=time.perf_counter() - started,
-                error_code=code,
-                error_data=getattr(refused, "data", None),
-            )
-        return Observation.error(kind, message, duration=time.perf_counter() - started)
+        refused = json_rpc_error(error) if kind is ErrorKind.TOOL_ERROR and not said else None
+        kept = {} if refused is None else {"error_code": refused[0], "error_data": refused[1]}
+        kind = kind if refused is None else ErrorKind.PROTOCOL  # refused, not answered
+        return Observation.error(kind, message, duration=time.perf_counter() - started, **kept)
 
     def _found_dead(self) -> bool:
         """Whether the session ended since the last call without anyone sending a thing: a

@@ -105,6 +105,16 @@ def explain_call_failure(
     return ErrorKind.TOOL_ERROR, f"{server}.{tool}: {innermost(error)}"
 
 
+def json_rpc_error(error: BaseException) -> tuple[int, object] | None:
+    """The code and data of the JSON-RPC error a server answered (the SDK's ``error.error``),
+    or None when the call failed otherwise."""
+    said = getattr(error, "error", None)
+    code = getattr(said, "code", None)
+    if not isinstance(code, int) or isinstance(code, bool):
+        return None
+    return code, getattr(said, "data", None)
+
+
 def refused_after_sign_in(challenge: str) -> str:
     """An OAuth server that still says 403 once signed in: the scope it asks for (its
     ``WWW-Authenticate`` challenge), which signing in again did not grant."""
