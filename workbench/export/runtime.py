@@ -36,6 +36,9 @@ class _WbToolContext:
     def active(self):
         return self._request is not None
 
+    def begin_task(self):
+        return False  # this script serves no tasks: the call just goes on
+
     def progress(self, progress, total=None, message=None):
         if self._request is not None:
             self._send(self._request.report_progress(float(progress), total, message))
