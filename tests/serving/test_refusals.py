@@ -6,9 +6,13 @@ real outside client over HTTP."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from fastmcp import Client
+from mcp.shared.exceptions import MCPError
 
+from tests.serving.conftest import with_client
 from tests.serving.task_client import TaskClient
 from workbench import ProtocolError
 from workbench.session import Workbench
@@ -78,3 +82,17 @@ def test_a_direct_definition_call_says_so_too() -> None:
     observation = plain_refuses.call({})
     assert observation.error_kind is ErrorKind.PROTOCOL
     assert (observation.error_code, observation.error_data) == (-32602, None)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_both_eras_of_fastmcp_client_get_the_error(wb: Workbench, mode: str) -> None:
+    wb.add_tools(plain_refuses)
+    handle = wb.serve()
+
+    async def work(client: Client[Any]) -> tuple[int, str]:
+        with pytest.raises(MCPError) as refused:
+            await client.call_tool("plain_refuses", {})
+        return refused.value.code, str(refused.value)
+
+    code, message = with_client(handle.url, handle.token, work, mode=mode)
+    assert code == -32602 and "not today" in message
