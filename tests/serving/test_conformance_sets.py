@@ -57,6 +57,7 @@ _TOOLS = [
     "completion-complete",
 ]
 
+
 @dataclass(frozen=True)
 class Placement:
     """Where each scenario of one requirement set stands."""
