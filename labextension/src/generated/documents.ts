@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: a6f16b5a63473563cedd37a8bffea7ba58cbdaf203bdc93008135cc436696396
+ * schemas-sha256: aea5da500320cca91b5dcb27404717f933aa951b017d3040370e8bcdd6fd6611
  */
 
 /**
@@ -286,7 +286,7 @@ export interface ObservationDocument {
    */
   isError: boolean;
   /**
-   * Why it failed (ErrorKind: invalid_arguments, tool_error, timeout, connection, not_found, cancelled, internal); null for a success. No duration is shown for invalid_arguments: the call never ran.
+   * Why it failed (ErrorKind: invalid_arguments, tool_error, protocol, timeout, connection, not_found, cancelled, internal); null for a success. No duration is shown for invalid_arguments: the call never ran.
    */
   errorKind: string | null;
   /**

@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/sidebar.schema.json by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: a6f16b5a63473563cedd37a8bffea7ba58cbdaf203bdc93008135cc436696396
+ * schemas-sha256: aea5da500320cca91b5dcb27404717f933aa951b017d3040370e8bcdd6fd6611
  */
 
 /**
