@@ -139,8 +139,11 @@ def test_scenario_passes(served: str, scenario: str, tmp_path: Path) -> None:
     assert not failures(returncode, checks, output), "\n".join(failures(returncode, checks, output))
 
 
-@pytest.mark.kernel
-@pytest.mark.parametrize("scenario", [_expected_to_fail(name) for name in NOT_YET])
-def test_scenario_not_supported_yet(served: str, scenario: str, tmp_path: Path) -> None:
-    returncode, checks, output = run_scenario(served, scenario, tmp_path)
-    assert not failures(returncode, checks, output), "\n".join(failures(returncode, checks, output))
+if NOT_YET:  # defined only while some scenario is expected to fail (no empty-set skip)
+
+    @pytest.mark.kernel
+    @pytest.mark.parametrize("scenario", [_expected_to_fail(name) for name in NOT_YET])
+    def test_scenario_not_supported_yet(served: str, scenario: str, tmp_path: Path) -> None:
+        returncode, checks, output = run_scenario(served, scenario, tmp_path)
+        wrong = failures(returncode, checks, output)
+        assert not wrong, "\n".join(wrong)
