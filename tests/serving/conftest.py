@@ -24,7 +24,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-import nbformat
 import pytest
 from fastmcp import Client
 
@@ -91,6 +90,8 @@ STOP = "%mcp serve --stop"
 @pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The conformance fixture notebooks run in a real kernel and served; yields the URL."""
+    import nbformat  # here: the 3.10/3.13 bridge runs (scripts/test_pythons.py) load this file
+
     conformance_js()  # a missing client fails here, before a kernel starts
     conformance_next_js()
     kernel: KernelSession = launch_kernel(tmp_path_factory.mktemp("conformance-kernel"))
