@@ -193,23 +193,32 @@ def test_timeout_error_when_the_answer_comes_too_late(bridge: Bridge) -> None:
 
 def test_pending_work_is_cancelled_when_the_wait_ends(bridge: Bridge) -> None:
     """A question posted as the call ends is cancelled: its asker gets TimeoutError (so the
-    server's request is declined), and the main thread never runs it later."""
-    ran: list[bool] = []
+    server's request is declined), and the main thread never runs it later. The main thread
+    may also take it in the instant before the call ends (then it ran, once): on a loaded
+    machine that can happen, so the case is tried until the cancel is seen."""
+    outcomes: list[BaseException | None] = []
+    for _attempt in range(20):
+        ran: list[bool] = []
 
-    async def call_that_ends_while_asking() -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(bridge.run_in_main_thread(lambda: ran.append(True), 5))
-        await asyncio.sleep(0)  # the question is posted; the call ends at once
-        return task
+        async def call_that_ends_while_asking(ran: list[bool] = ran) -> asyncio.Task[Any]:
+            task = asyncio.ensure_future(bridge.run_in_main_thread(lambda: ran.append(True), 5))
+            await asyncio.sleep(0)  # the question is posted; the call ends at once
+            return task
 
-    task = bridge.run(call_that_ends_while_asking())
+        task = bridge.run(call_that_ends_while_asking())
 
-    async def outcome() -> BaseException | None:
-        try:
-            await task
-        except BaseException as error:
-            return error
-        return None
+        async def outcome(task: asyncio.Task[Any] = task) -> BaseException | None:
+            try:
+                await task
+            except BaseException as error:
+                return error
+            return None
 
-    assert isinstance(bridge.run(outcome()), TimeoutError)
-    assert ran == []
+        ended = bridge.run(outcome())
+        outcomes.append(ended)
+        bridge.run(asyncio.sleep(0.05))  # the main thread waits again: a stale post would run
+        assert ran == ([] if isinstance(ended, TimeoutError) else [True]), (ended, ran)
+        if isinstance(ended, TimeoutError):
+            break
+    assert isinstance(outcomes[-1], TimeoutError), outcomes
     assert bridge.run(asking(bridge, lambda: "next", timeout=5))[0] == "next"
