@@ -230,7 +230,6 @@ class SamplingPanel(Panel[SamplingReply | None]):
                 markup.block(markup.span(f"at most {request.max_tokens} tokens", tone="muted"))
             )
         self.reply = widgets.Textarea(
-            continuous_update=False,  # see form/kit.py: the last keys must not trail Send
             placeholder="Your reply, as the model would answer",
             layout=widgets.Layout(width="min(100%, 40em)", height="6em"),
             _dom_classes=("wb-ask-reply",),

@@ -43,7 +43,6 @@ class SignInPanel(Panel[str | None]):
         self.url = url
         note = LISTENING_NOTE if listening else PASTE_NOTE
         self.paste = widgets.Text(
-            continuous_update=False,  # see form/kit.py: the last keys must not trail Done
             placeholder="http://127.0.0.1/callback?code=…&state=…",
             layout=widgets.Layout(width="min(100%, 40em)"),
             _dom_classes=("wb-sign-in-paste",),

@@ -67,22 +67,11 @@ class Kit:
     def text(
         self, value: str, placeholder: str, traits: dict[str, Any], *, long: bool = False
     ) -> Any:
-        """A one-line ``Text``, or a ``Textarea`` when ``long``.
-
-        Synced when it changes (on blur or Enter), not at each key: ipywidgets holds a text
-        box's per-key updates while an earlier one awaits the kernel, but sends a button's
-        click at once, so on a busy kernel a click read the value without its last keys. The
-        change event fires before the click that blurred the box, so the click reads it all.
-        """
+        """A one-line ``Text``, or a ``Textarea`` when ``long``."""
         kind = widgets.Textarea if long else widgets.Text
         layout = self.area if long else self.input
         return kind(
-            value=value,
-            placeholder=placeholder,
-            layout=layout,
-            style=self.text_style,
-            continuous_update=False,
-            **traits,
+            value=value, placeholder=placeholder, layout=layout, style=self.text_style, **traits
         )
 
     def dropdown(
