@@ -194,6 +194,25 @@ def test_core_client_scenario_passes(scenario: str, tmp_path: Path) -> None:
     assert CORE[scenario] in run.client
 
 
+def known_failures(known: dict[str, tuple[str, str]]) -> list[Any]:
+    """Each scenario of ``known`` (name -> (cause, why)) as a strict xfail that only
+    :class:`KnownFailure` satisfies."""
+    return [
+        pytest.param(name, marks=pytest.mark.xfail(reason=why, raises=KnownFailure, strict=True))
+        for name, (_, why) in known.items()
+    ]
+
+
+def fail_as_known(run: Run, cause: str, why: str) -> None:
+    """Raise KnownFailure when the run failed and the client names ``cause``; any other
+    failure fails the test, and a pass fails it too (strict xfail)."""
+    wrong = run.verdict()
+    assert_no_secret_shown(run)
+    if wrong and cause in run.client.lower():
+        raise KnownFailure(why)
+    assert not wrong, "\n".join(wrong)
+
+
 def assert_no_secret_shown(run: Run) -> None:
     shown = [value[:4] + "..." for value in run.context_secrets() if value in run.client]
     assert not shown, f"the client printed a secret of the scenario's context: {shown}"
@@ -222,20 +241,8 @@ def test_auth_scenario_passes_by_refusing(scenario: str, tmp_path: Path) -> None
     assert_no_secret_shown(run)
 
 
-@pytest.mark.parametrize(
-    "scenario",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(reason=why, raises=KnownFailure, strict=True))
-        for name, (_, why) in KNOWN_FAILURES.items()
-    ],
-)
+@pytest.mark.parametrize("scenario", known_failures(KNOWN_FAILURES))
 def test_auth_scenario_known_to_fail(scenario: str, tmp_path: Path) -> None:
     """Fails (xfail) only for its known reason, as the client says it: another failure fails
     the test, and a pass fails it too (strict), saying to move the scenario to AUTH."""
-    run = run_client_scenario(scenario, tmp_path)
-    wrong = run.verdict()
-    cause, why = KNOWN_FAILURES[scenario]
-    assert_no_secret_shown(run)
-    if wrong and cause in run.client.lower():
-        raise KnownFailure(why)
-    assert not wrong, "\n".join(wrong)
+    fail_as_known(run_client_scenario(scenario, tmp_path), *KNOWN_FAILURES[scenario])

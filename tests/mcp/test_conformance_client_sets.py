@@ -34,7 +34,12 @@ from pathlib import Path
 import pytest
 
 from tests.clients import conformance_next_js, node
-from tests.mcp.test_conformance_client import KnownFailure, Run, assert_no_secret_shown
+from tests.mcp.test_conformance_client import (
+    Run,
+    assert_no_secret_shown,
+    fail_as_known,
+    known_failures,
+)
 from tests.mcp.test_conformance_client import run_client_scenario as run_scenario
 
 pytestmark = pytest.mark.integration
@@ -171,20 +176,8 @@ def test_client_scenario_passes(scenario: str, tmp_path: Path) -> None:
     assert_no_secret_shown(run)
 
 
-@pytest.mark.parametrize(
-    "scenario",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(reason=why, raises=KnownFailure, strict=True))
-        for name, (_, why) in KNOWN_FAILURES.items()
-    ],
-)
+@pytest.mark.parametrize("scenario", known_failures(KNOWN_FAILURES))
 def test_client_scenario_known_to_fail(scenario: str, tmp_path: Path) -> None:
     """Fails (xfail) only for its known reason, as the client says it: another failure fails
     the test, and a pass fails it too (strict), saying to move the scenario to PASSES."""
-    run = run_client_scenario(scenario, tmp_path)
-    wrong = run.verdict()
-    cause, why = KNOWN_FAILURES[scenario]
-    assert_no_secret_shown(run)
-    if wrong and cause in run.client.lower():
-        raise KnownFailure(why)
-    assert not wrong, "\n".join(wrong)
+    fail_as_known(run_client_scenario(scenario, tmp_path), *KNOWN_FAILURES[scenario])
