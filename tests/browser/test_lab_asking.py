@@ -77,12 +77,10 @@ def test_typed_answers_reach_the_server_whole_and_are_saved_as_summaries(lab: La
     party.click()
     party.press_sequentially("20", delay=60)
     cell.locator(".wb-path-time select").select_option("21:00")
-    lab.page.wait_for_timeout(1000)  # a person's pause before Accept (see the reply below)
-    cell.locator(".wb-ask-accept").click()
+    cell.locator(".wb-ask-accept").click()  # at once: no pause after the last key
     expect(cell.locator(".wb-ask-message")).to_contain_text("problem")
     party.fill("")
     party.press_sequentially("10", delay=60)
-    lab.page.wait_for_timeout(1000)  # a person's pause before Accept (see the reply below)
     cell.locator(".wb-ask-accept").click()
     lab.wait_for_output("Booked a table at Roma for 10 people at 21:00, inside.", index=1)
     shown = lab.wait_for_output("demo: accepted, sent party_size=10, time='21:00'", index=1)
@@ -94,11 +92,10 @@ def test_typed_answers_reach_the_server_whole_and_are_saved_as_summaries(lab: La
     reply = cell.locator(".wb-ask-reply textarea")
     reply.click()
     reply.press_sequentially(REPLY, delay=20)
-    # A person's pause between the last key and Send. ipywidgets holds a text box's per-key
-    # updates while an earlier one awaits the kernel but sends a click at once, so a click
-    # within milliseconds of the last key can overtake it on a busy kernel (a fresh-clone run
-    # sent 23 of these 27 characters); here the typing is what is tested, not that race.
-    lab.page.wait_for_timeout(1000)
+    # Send at once after the last key. ipywidgets holds a text box's per-key updates while an
+    # earlier one awaits the kernel but sends a click at once, so the click overtakes the
+    # last keys (a fresh-clone run once sent 23 of these 27 characters); the panel's click
+    # waits for them (workbench/widgets/asking/settling.py).
     cell.locator(".wb-ask-send").click()
     lab.wait_for_output(f"demo: reply sent ({len(REPLY)} characters)", index=2)
     shown = lab.wait_for_output(f"\n{REPLY}", index=2)

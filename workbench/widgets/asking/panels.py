@@ -35,6 +35,7 @@ from workbench.features.asking import (
     SamplingRequest,
 )
 from workbench.registry import ToolEntry
+from workbench.widgets.asking.settling import Settling
 from workbench.widgets.asking.text import answer_line
 from workbench.widgets.form import FormView
 
@@ -113,6 +114,11 @@ class Panel(Generic[A]):
 
     def _lay_out(self, body: tuple[Any, ...], buttons: tuple[widgets.Button, ...]) -> None:
         self.widget.children = (self._header, *body, widgets.HBox(buttons), self.message)
+        self._settling = Settling(self.widget)
+
+    def _once_settled(self, action: Callable[[], object]) -> Callable[[], object]:
+        """``action`` run once the form's last keystrokes have reached the kernel."""
+        return lambda: self._settling.then(action)
 
     def _complain(self, text: str) -> None:
         self.message.value = markup.span(text, tone="error")
@@ -144,7 +150,11 @@ class ElicitationPanel(Panel[ElicitationAnswer]):
         )
         self.form = FormView(self.form_schema, validate=self._judge.problems)
         self.accept_button = _button(
-            "Accept", "wb-ask-accept", self.accept, button_style="primary", icon="check"
+            "Accept",
+            "wb-ask-accept",
+            self._once_settled(self.accept),
+            button_style="primary",
+            icon="check",
         )
         self.decline_button = _button("Decline", "wb-ask-decline", self.decline)
         self.cancel_button = _button("Cancel", "wb-ask-cancel", self.cancel)
@@ -234,7 +244,9 @@ class SamplingPanel(Panel[SamplingReply | None]):
             layout=widgets.Layout(width="min(100%, 40em)", height="6em"),
             _dom_classes=("wb-ask-reply",),
         )
-        self.send_button = _button("Send", "wb-ask-send", self.send, button_style="primary")
+        self.send_button = _button(
+            "Send", "wb-ask-send", self._once_settled(self.send), button_style="primary"
+        )
         self.decline_button = _button("Decline", "wb-ask-decline", self.decline)
         self._lay_out(
             (widgets.HTML("".join(lines)), self.reply), (self.send_button, self.decline_button)
