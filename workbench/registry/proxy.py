@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -23,6 +23,7 @@ from workbench.errors import AmbiguousToolError, ToolNotFoundError
 from workbench.registry.entry import ToolEntry
 from workbench.registry.registry import Registry
 from workbench.registry.search import hit_to_dict
+from workbench.registry.visibility import model_visible
 from workbench.tools.annotations import ToolAnnotations
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import tool
@@ -67,10 +68,13 @@ class TokenReport:
     full_schemas: int
     proxy_schemas: int
     summaries: int
+    pinned: tuple[str, ...] = ()
+    """Tools listed directly beside the pair (a gateway's ``--pin``), by id."""
+    pinned_schemas: int = 0
 
     @property
     def proxy_total(self) -> int:
-        return self.proxy_schemas + self.summaries
+        return self.proxy_schemas + self.pinned_schemas + self.summaries
 
     @property
     def saved_fraction(self) -> float:
@@ -80,8 +84,15 @@ class TokenReport:
         return (
             f"{self.tools} tools: ~{self.full_schemas:,} tokens as full schemas; "
             f"~{self.proxy_total:,} with the proxy ({self.proxy_schemas:,} for find_tools and "
-            f"call_tool, {self.summaries:,} for server summaries): {self.saved_fraction:.0%} fewer."
+            f"call_tool, {self._pins()}{self.summaries:,} for server summaries): "
+            f"{self.saved_fraction:.0%} fewer."
         )
+
+    def _pins(self) -> str:
+        if not self.pinned:
+            return ""
+        tools = "tool" if len(self.pinned) == 1 else "tools"
+        return f"{self.pinned_schemas:,} for {len(self.pinned)} pinned {tools}, "
 
 
 class ToolProxy:
@@ -118,8 +129,13 @@ class ToolProxy:
         return self._visible is None or self._visible(tool_id)
 
     def entries(self, server: str | None = None) -> list[ToolEntry]:
-        """The entries this proxy sees (of one server, or of all), sorted by id."""
-        return [entry for entry in self.registry.tools(server) if self.sees(entry.id)]
+        """The entries this proxy sees (of one server, or of all), sorted by id: never an
+        App-only tool, which is for its App and people, not for a model."""
+        return [
+            entry
+            for entry in self.registry.tools(server)
+            if model_visible(entry.meta) and self.sees(entry.id)
+        ]
 
     def find_tools(self, query: str, limit: int = 15) -> dict[str, Any]:
         """Search every tool; hits carry their input schema so the agent can call them."""
@@ -139,7 +155,10 @@ class ToolProxy:
         """The visible entry ``name`` (an id, or a bare name one visible server has), or
         ToolNotFoundError / AmbiguousToolError naming only visible tools."""
         if self._visible is None:
-            return self.registry.get(name)
+            entry = self.registry.get(name)
+            if model_visible(entry.meta):
+                return entry
+            raise ToolNotFoundError(name, self.registry.suggest(name, among=self.entries()))
         seen = self.entries()
         exact = [entry for entry in seen if entry.id == name]
         bare = exact or [entry for entry in seen if entry.name == name]
@@ -204,16 +223,20 @@ class ToolProxy:
 
         return [find_tools, call_tool]
 
-    def token_report(self) -> TokenReport:
-        """Estimated tokens: every full schema against the proxy's pair plus summaries."""
+    def token_report(self, pinned: Iterable[str] = ()) -> TokenReport:
+        """Estimated tokens: every full schema against the proxy's pair plus summaries, and
+        the full schemas of the ``pinned`` tools (ids) listed beside the pair."""
         seen = self.entries()
         full = sum(estimate_tokens(_tool_json(entry)) for entry in seen)
         pair = sum(estimate_tokens(_tool_json(d)) for d in self.definitions())
+        pins = tuple(self.resolve(name).id for name in pinned)
         return TokenReport(
             tools=len(seen),
             full_schemas=full,
             proxy_schemas=pair,
             summaries=estimate_tokens(self.server_summary()),
+            pinned=pins,
+            pinned_schemas=sum(estimate_tokens(_tool_json(self.registry.get(i))) for i in pins),
         )
 
 

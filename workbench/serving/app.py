@@ -36,6 +36,7 @@ from pydantic import PrivateAttr, TypeAdapter
 from workbench.mcp.connection import LogRecord, ProgressCallback
 from workbench.mcp.quiet import quiet_logging_deprecation
 from workbench.names import LOCAL_SERVER
+from workbench.serving.app_serving import apps_advertised
 from workbench.serving.cursor import CursorError, Pages
 from workbench.serving.gateway import GatewayTool
 from workbench.serving.identity import VERSION, only_what_is_served
@@ -159,9 +160,11 @@ class NotebookProvider(Provider):
         *,
         gateway: Mapping[str, ToolDefinition[Any, Any]] | None = None,
         notebook: bool = True,
+        pinned: Callable[[], Mapping[str, Tool]] | None = None,
     ) -> None:
         super().__init__()
         self._definitions = definitions
+        self._pinned: Callable[[], Mapping[str, Tool]] = pinned or dict  # pins.py
         self._surface = surface
         self._call = call
         self._notebook = notebook
@@ -180,8 +183,10 @@ class NotebookProvider(Provider):
 
     def names(self) -> list[str]:
         """Every tool served now: the gateway's pair, then the notebook's."""
-        notebook = [name for name in self._notebook_shown() if name not in self._gateway]
-        return [*self._gateway, *notebook]
+        pinned = [name for name in self._pinned() if name not in self._gateway]
+        taken = {*self._gateway, *pinned}
+        notebook = [name for name in self._notebook_shown() if name not in taken]
+        return [*self._gateway, *pinned, *notebook]
 
     async def _list_tools(self) -> Sequence[Tool]:
         # enabled() is notebook code: it runs in a worker thread, never on the bridge loop.
@@ -191,12 +196,17 @@ class NotebookProvider(Provider):
             shown = await asyncio.to_thread(self._notebook_shown)
         else:
             shown = self._notebook_shown()
-        notebook = [self._served(shown[name]) for name in shown if name not in self._gateway]
-        return [*self._gateway.values(), *notebook]
+        pinned = {n: t for n, t in self._pinned().items() if n not in self._gateway}
+        taken = {*self._gateway, *pinned}
+        notebook = [self._served(shown[name]) for name in shown if name not in taken]
+        return [*self._gateway.values(), *pinned.values(), *notebook]
 
     async def _get_tool(self, name: str, version: VersionSpec | None = None) -> Tool | None:
         if name in self._gateway:
             return self._gateway[name]
+        pinned = self._pinned().get(name)
+        if pinned is not None:
+            return pinned
         definition = self._definitions().get(name) if self._notebook else None
         if definition is None:
             return None
@@ -316,7 +326,9 @@ class ServedServer(PagedOffers):
             self.add_completion_handler(offers.complete)
         self.tasks = NotebookTasks(lambda: supports_tasks(provider))
         self.add_extension(self.tasks)
-        only_what_is_served(self, offers, self.tasks.advertised)
+        only_what_is_served(
+            self, offers, lambda: {**self.tasks.advertised(), **apps_advertised(provider)}
+        )
 
     async def _on_list_tools(
         self, ctx: ServerRequestContext, params: mcp_types.PaginatedRequestParams | None

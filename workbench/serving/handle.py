@@ -48,6 +48,7 @@ from workbench.serving.guard import (
 from workbench.serving.offer_components import OffersProvider
 from workbench.serving.offer_serving import offer_names, shown_by
 from workbench.serving.offer_table import OfferChange, OfferTable
+from workbench.serving.pins import Pins
 from workbench.serving.relay import ServerProvider
 from workbench.serving.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionCap
 from workbench.serving.sessions import check as check_sessions
@@ -87,6 +88,7 @@ class ServeOptions(TypedDict, total=False):
     page_size: int
     instructions: str | None
     gateway: bool | str | None
+    pin: Iterable[str]
     server: str | None
     session_idle_timeout: float
     max_sessions: int
@@ -129,6 +131,8 @@ class ServeHandle:
         serving again kept the address and the token."""
         self.token_file: Path | None = None
         """The file holding the token, readable by its owner only (removed at ``stop``)."""
+        self.pins: Pins | None = None
+        """With the gateway: its pinned tools and its token meter (``pins.token_report()``)."""
         self.guard = ConnectionGuard(token, where=f"Serving at {self.url}")
         """The connections' deadlines and caps, and what they closed (``guard.counts``)."""
         self._app = server.http_app(
@@ -322,6 +326,7 @@ def serve(
     page_size: int = DEFAULT_PAGE_SIZE,
     instructions: str | None = None,
     gateway: bool | str | None = None,
+    pin: Iterable[str] = (),
     proxy: Callable[[], ToolProxy] | None = None,
     server: str | None = None,
     session_idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
@@ -341,7 +346,8 @@ def serve(
     ``exclude`` (never these; it wins), ``page_size`` (tools per ``tools/list``
     page), ``instructions`` (sent to clients at initialize), ``gateway`` (``"also"`` or
     True: serve ``find_tools`` / ``call_tool`` over every connected server next to the
-    notebook tools; ``"only"``: the pair alone; ``proxy`` makes it), ``server`` (serve that
+    notebook tools; ``"only"``: the pair alone; ``proxy`` makes it; ``pin``: connected tools
+    listed directly beside the pair, see ``pins.py``), ``server`` (serve that
     connection's tools as the registry knows them, each call through ``call``; ``check``
     raises UnknownServerError for a name neither connected nor in ``registry``; ``notebook``
     is the default; not with ``gateway``, which already reaches every server),
@@ -366,9 +372,13 @@ def serve(
     mode = ALSO if gateway is True else (gateway or None)
     if mode is not None and mode not in GATEWAY_MODES:
         raise ServeError(f"gateway is {ALSO!r} or {ONLY!r} (or True), not {gateway!r}.")
+    pin = list(pin)  # an iterator is read once
+    if mode is None and pin:
+        raise ServeError("pin lists tools beside the gateway's pair: serve with gateway too.")
     provider: NotebookProvider | ServerProvider
     offered: OffersProvider | None = None
     known: Callable[[], Iterable[str]] = definitions
+    pins: Pins | None = None
     if relayed is not None:
         surface = Surface(
             expose, exclude, what=f"tool of {relayed}", appears=f"once {relayed} lists it"
@@ -391,9 +401,11 @@ def serve(
                 summary = seen.server_summary() or "(none connected yet)"
                 instructions = GATEWAY_INSTRUCTIONS + summary
             pair = gateway_definitions(seen)
-        provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY)
+            pins = Pins(seen, call, pin)
+        provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY,
+                                    pinned=None if pins is None else pins.tools)  # fmt: skip
         if offers is not None and mode != ONLY:
-            offered = OffersProvider(offers, shown_by(surface))
+            offered = OffersProvider(offers, shown_by(surface, definitions))
             known = _with_offers(definitions, offers)
     notes = surface.check(known(), stacklevel=4)  # check < serve < Workbench.serve < caller
     served = ServedServer(
@@ -426,6 +438,7 @@ def serve(
         handle.stop()
         raise
     handle._follow(registry.subscribe)
+    handle.pins = pins
     if secret is not None and not is_template(shown or ""):
         handle.token_file = save_token(secret, handle.port)
     handle.notes = notes + again(replacing, handle, taken)

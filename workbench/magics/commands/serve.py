@@ -55,6 +55,10 @@ if TYPE_CHECKING:
     help="Also serve find_tools / call_tool over every connected server (only: just them).",
 )  # fmt: skip
 @argument(
+    "--pin", action="append", default=[], metavar="A,B",
+    help="With --gateway: list these connected tools directly beside find_tools / call_tool.",
+)  # fmt: skip
+@argument(
     "--server", metavar="NAME", default=None,
     help="Serve the tools of connection NAME through the workbench (default: notebook); "
     "not with --gateway.",
@@ -90,6 +94,7 @@ def serve(state: KernelState, line: str) -> Any:
             page_size=args.page_size,
             instructions=_instructions(args.instructions),
             gateway=args.gateway,
+            pin=_names(args.pin),
             server=args.server,
         )
     print(report(handle))
@@ -108,6 +113,9 @@ def report(handle: Any) -> str:
     if resources or prompts:
         lines.append(f"With resources: {', '.join(resources) or 'none'}; "
                      f"prompts: {', '.join(prompts) or 'none'}.")  # fmt: skip
+    pins = getattr(handle, "pins", None)
+    if pins is not None:  # the gateway's token meter, its pins counted
+        lines.append(f"Gateway tokens: {pins.token_report()}")
     lines.append(_token_line(handle))
     lines.append("Stop with %mcp serve --stop; %mcp servers shows connected clients.")
     for title, text in handle.client_configs().items():
