@@ -23,6 +23,7 @@ from pydantic_core import to_jsonable_python
 
 from workbench.errors import SchemaFallbackWarning, ToolDefinitionError
 from workbench.tools.annotations import ToolAnnotations
+from workbench.tools.app_definition import App, Visibility, with_ui
 from workbench.tools.definition import ToolDefinition, check_tool_name, drop_generated_titles
 from workbench.tools.icons import IconLike
 from workbench.tools.media import is_media_type, media_block
@@ -167,6 +168,8 @@ def tool(
     enabled: Callable[[], object] | None = None,
     icons: Sequence[IconLike] | None = None,
     task: TaskSupport = False,
+    ui: str | App | None = None,
+    visibility: Sequence[Visibility] | None = None,
 ) -> Callable[[Callable[..., Any]], FunctionTool]: ...
 
 
@@ -184,11 +187,16 @@ def tool(
     enabled: Callable[[], object] | None = None,
     icons: Sequence[IconLike] | None = None,
     task: TaskSupport = False,
+    ui: str | App | None = None,
+    visibility: Sequence[Visibility] | None = None,
 ) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
     """Turn a function into a tool; use bare (``@tool``) or with options (``@tool(name=...)``).
     ``enabled()`` is asked whenever the tool is served: falsy hides it from outside clients.
     ``icons``: data: URIs, https: URLs or local image files (``workbench/tools/icons.py``).
-    ``task=True`` (or ``"required"``): outside clients of ``serve`` may get a task back."""
+    ``task=True`` (or ``"required"``): outside clients of ``serve`` may get a task back.
+    ``ui="NAME"`` (or an App): the MCP App ``ui://notebook/NAME`` shows its results
+    (``_meta.ui``; define it with ``%%app NAME``); ``visibility=["app"]``: only Apps call it."""
+    meta = with_ui(meta, ui, visibility)
 
     def decorate(function: Callable[..., Any]) -> FunctionTool:
         return FunctionTool(
