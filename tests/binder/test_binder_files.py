@@ -48,7 +48,8 @@ def test_postbuild_is_an_executable_bash_script_that_stops_at_the_first_error() 
 
 def test_postbuild_pins_the_servers_the_makefile_pins() -> None:
     text = (BINDER / "postBuild").read_text()
-    for variable in ("EVERYTHING_VERSION", "TIME_SERVER_VERSION"):
+    pins = ("EVERYTHING_VERSION", "TIME_SERVER_VERSION", "BASIC_APP_VERSION", "BUDGET_APP_VERSION")
+    for variable in pins:
         match = re.search(rf"^{variable}=(\S+)$", text, re.M)
         assert match, f"binder/postBuild no longer sets {variable}."
         assert match.group(1) == pinned(variable), variable
@@ -63,6 +64,9 @@ def test_postbuild_leaves_the_servers_where_and_as_make_servers_does() -> None:
         variable = "EVERYTHING_VERSION" if "everything" in stamp else "TIME_SERVER_VERSION"
         assert f"$(SERVERS)/{stamp}$({variable})" in makefile, stamp
         assert f'"$SERVERS/{stamp}${variable}"' in script, stamp
+    apps = "apps/.installed-basic-$(BASIC_APP_VERSION)-budget-$(BUDGET_APP_VERSION)"
+    assert f"$(SERVERS)/{apps}" in makefile
+    assert f'"$SERVERS/{apps.replace("$(", "$").replace(")", "")}"' in script
 
 
 def test_requirements_install_the_project_and_pin_what_pyproject_allows() -> None:
