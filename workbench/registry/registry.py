@@ -28,6 +28,8 @@ from workbench.registry.search import SearchIndex, SearchResults
 from workbench.tools.definition import ToolDefinition, has_control_characters
 
 if TYPE_CHECKING:
+    from workbench.registry.lab import Method, SearchLab, SearchReport
+    from workbench.registry.lab.requests import RequestsSource
     from workbench.registry.semantic import SemanticIndex
 
 SUGGESTION_LIMIT = 5
@@ -170,6 +172,21 @@ class Registry:
             if self._semantic is not None:
                 return self._semantic.search(query, limit, keyword=self._index, server=server)
             return self._index.search(query, limit, server=server)
+
+    def evaluate(
+        self, requests: RequestsSource, *, method: str | Method = "search"
+    ) -> SearchReport:
+        """How well ``search`` finds the expected tools of ``requests`` (dicts, a JSONL or CSV
+        path, or a cell's text): top-1, top-5, MRR, per kind, and the misses explained."""
+        from workbench.registry.lab import evaluate
+
+        return evaluate(self, requests, method=method)
+
+    def lab(self, requests: RequestsSource) -> SearchLab:
+        """A search lab on this catalog: ``.report``, ``.evaluate(method)``, ``.compare()``."""
+        from workbench.registry.lab import SearchLab
+
+        return SearchLab(self, requests)
 
     def servers(self) -> list[str]:
         """Names of servers with at least one tool, sorted."""

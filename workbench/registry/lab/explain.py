@@ -1,0 +1,53 @@
+"""Why a tool ranked where it did: the query words that reached it, and by which route.
+
+Reads the keyword index the way ``SearchIndex.search`` does (same words, stems, compounds,
+synonym, typo and completion routes) without scoring, so a miss can say "ranked above
+because 'file' matched, and 'doc' reached 'document' through a synonym".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from workbench.registry.search import (
+    MAX_QUERY_CHARS,
+    MAX_QUERY_TERMS,
+    SearchIndex,
+    split_server_filter,
+)
+from workbench.registry.vocabulary import STOPWORDS, stem, words
+
+__all__ = ["matched_terms"]
+
+
+def matched_terms(index: SearchIndex, query: str, ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """For each id the index holds, the query words that reach it: ``"file"``, or
+    ``"doc→document"`` when the word reached an index term other than its own stem."""
+    text, _ = split_server_filter(query)
+    raw = words(text[:MAX_QUERY_CHARS])
+    spelled = {stem(word): word for word in raw if word not in STOPWORDS}
+    query_terms = [*spelled, *index._compounds(raw)]
+    if len(query_terms) > MAX_QUERY_TERMS:
+        query_terms = list(dict.fromkeys(query_terms))[:MAX_QUERY_TERMS]
+    routes = {
+        term: index._routes(
+            term, spelled.get(term, term), allow_prefix=position == len(query_terms) - 1
+        )
+        for position, term in enumerate(query_terms)
+    }
+    found: dict[str, tuple[str, ...]] = {}
+    for entry_id in ids:
+        slot = index._slots.get(entry_id)
+        if slot is None:
+            continue
+        have = index._terms_of[slot]
+        shown: list[str] = []
+        for term, term_routes in routes.items():
+            word = spelled.get(term, term)
+            reached = [route.term for route in term_routes if route.term in have]
+            if term in reached:
+                shown.append(word)
+            elif reached:
+                shown.append(f"{word}→{reached[0]}")
+        found[entry_id] = tuple(dict.fromkeys(shown))
+    return found
