@@ -95,8 +95,19 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.history",
         "workbench.mcp",
     },
+    # MCP Apps, the kernel's side: a UI tool's App read from its server, drawn with its call.
+    "workbench.apps": {
+        "workbench.errors",
+        "workbench.listeners",
+        "workbench.tools",
+        "workbench.registry",
+        "workbench.history",
+        "workbench.bridge",
+        "workbench.mcp",
+    },
     # The one facade: every capability is a method of the Workbench.
     "workbench.session": {
+        "workbench.apps",
         "workbench.errors",
         "workbench.features",
         "workbench.names",
@@ -129,6 +140,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     },
     "workbench.kernel": {"workbench.errors", "workbench.session", "workbench.widgets"},
     "workbench.magics": {
+        "workbench.apps",  # %%app: the template App (workbench/apps/template/)
         "workbench.errors",
         "workbench.features",
         "workbench.names",
@@ -144,6 +156,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     },
     # The MCP sidebar's comm (JupyterLab / Notebook 7): documents of the kernel's Workbench.
     "workbench.lab": {
+        "workbench.apps",  # the workbench.apps comm (lab/apps_comm.py)
         "workbench.errors",
         "workbench.secrets",
         "workbench.json_pointer",
@@ -174,6 +187,7 @@ MUST_NOT_IMPORT: dict[str, set[str]] = {
     "workbench.magics": {"fastmcp", "mcp", "asyncio"},
     "workbench.kernel": {"fastmcp", "mcp", "asyncio"},
     "workbench.lab": {"fastmcp", "mcp", "asyncio", "ipywidgets", "anywidget"},
+    "workbench.apps": {"IPython", "ipywidgets", "anywidget", "fastmcp", "mcp", "rich"},
     "workbench.extension": {"fastmcp", "mcp", "ipywidgets", "pydantic", "rich"},
     "workbench.workshop": {"fastmcp", "mcp", "asyncio", "ipywidgets", "anywidget"},
 }

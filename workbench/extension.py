@@ -11,7 +11,7 @@ import contextlib
 from typing import TYPE_CHECKING, cast
 
 from workbench import kernel
-from workbench.lab import sidebar
+from workbench.lab import apps_comm, sidebar
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -39,6 +39,7 @@ def load(shell: InteractiveShell) -> WorkbenchMagics:
     shell.events.register("pre_run_cell", magics.state.remember_cell)
     shell.Completer.custom_matchers.append(magics.matcher)
     sidebar.install(shell, magics.state)  # the MCP panel's comm target, in a kernel
+    apps_comm.install(shell, magics.state)  # MCP Apps' comm target (workbench/lab/apps_comm.py)
     return magics
 
 
@@ -55,6 +56,7 @@ def unload(shell: InteractiveShell) -> None:
 
 def _remove(shell: InteractiveShell, magics: WorkbenchMagics) -> None:
     sidebar.uninstall(shell)
+    apps_comm.uninstall(shell)
     for kind, table in magics.magics.items():
         for name in table:
             registered = shell.magics_manager.magics[kind].get(name)

@@ -39,10 +39,13 @@ LIMIT = 5_000
 served to an agent for hours makes many; older ones are dropped, oldest first."""
 SUMMARY_TEXT = 200
 """Characters of a trimmed call's text kept in its summary."""
-KERNEL, OUTSIDE = "kernel", "outside"
+KERNEL, OUTSIDE, APP = "kernel", "outside", "app"
 CALL_SOURCE: ContextVar[str] = ContextVar("workbench_call_source", default=KERNEL)
-"""Where the calls recorded in this context come from: ``kernel`` (Python, magics, widgets)
-or ``outside`` (a client of ``Workbench.serve``, which sets it around its calls)."""
+"""Where the calls recorded in this context come from: ``kernel`` (Python, magics, widgets),
+``outside`` (a client of ``Workbench.serve``, which sets it around its calls) or ``app`` (an
+MCP App drawn in the notebook, through the ``workbench.apps`` comm)."""
+APP_NOTES = 100
+"""Notes (an App's ``ui/message``, ``ui/update-model-context``) one call keeps, the newest."""
 
 
 @dataclass(frozen=True)
@@ -58,10 +61,15 @@ class ToolCall:
     trimmed: bool = False
     """Whether the Observation is a summary: the whole one went over the history's budget."""
     source: str = KERNEL
-    """``kernel``, or ``outside`` for a call from a client of the served notebook."""
+    """``kernel``, ``outside`` for a call from a client of the served notebook, or ``app``
+    for one an App made."""
     kind: str = "tool"
     """``tool`` (``tool_id`` is ``server.tool``) or ``resource`` (a read: ``tool_id`` is the
     URI, ``arguments`` the template's values)."""
+    app_notes: list[dict[str, Any]] = field(default_factory=list, compare=False)
+    """What the App drawn under this call said (``{"kind", "payload"}``, oldest first):
+    a notebook has no chat, so its ``ui/message`` and ``ui/update-model-context`` are kept
+    here (``History.note``)."""
 
     @property
     def status(self) -> str:
@@ -87,6 +95,7 @@ class ToolCall:
             "started_at": self.started_at.isoformat(),
             "duration": self.duration,
             "observation": self.observation.model_dump(mode="json", by_alias=True),
+            **({"app_notes": list(self.app_notes)} if self.app_notes else {}),
         }
 
 
@@ -170,6 +179,16 @@ class History:
             self._trim()
         self._listeners.notify(call)
         return call
+
+    def note(self, call_id: int, kind: str, payload: dict[str, Any]) -> ToolCall | None:
+        """Keep what an App said on the call it is drawn under (``ToolCall.app_notes``, the
+        newest ``APP_NOTES``); None when that call is no longer kept."""
+        with self._lock:
+            found = next((call for call in self._calls if call.id == call_id), None)
+            if found is not None:
+                found.app_notes.append({"kind": kind, "payload": payload})
+                del found.app_notes[:-APP_NOTES]
+        return found
 
     def _drop_oldest(self) -> None:
         """Drop the calls beyond the limit, oldest first, and their content (lock held)."""

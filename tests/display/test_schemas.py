@@ -35,7 +35,9 @@ MIMES = {
     mime.SERVERS_MIME,
     mime.PROGRESS_MIME,
     mime.BROWSER_MIME,
+    mime.APP_MIME,
 }
+COMMS = {"sidebar": "workbench.sidebar", "apps-comm": "workbench.apps"}
 
 
 def schemas_hash() -> str:
@@ -58,10 +60,11 @@ def subschemas(node: Any, where: str = "#") -> Iterator[tuple[str, dict[str, Any
             yield from subschemas(value, f"{where}/{index}")
 
 
-def test_one_schema_per_mime_type_and_one_for_the_sidebar_comm() -> None:
+def test_one_schema_per_mime_type_and_one_per_comm() -> None:
     assert set(mime_types()) == MIMES
-    assert names() == tuple(sorted([*mime_types().values(), "sidebar"]))
-    assert load("sidebar")["x-comm-target"] == "workbench.sidebar"
+    assert names() == tuple(sorted([*mime_types().values(), *COMMS]))
+    for name, target in COMMS.items():
+        assert load(name)["x-comm-target"] == target
     assert for_mime(mime.TOOL_MIME)["title"] == "Tool document"
     with pytest.raises(KeyError, match="No schema for"):
         for_mime("application/json")

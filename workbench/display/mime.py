@@ -33,6 +33,9 @@ PROGRESS_MIME = "application/vnd.workbench.progress+json"
 inline styles, which leaves the bar an empty grey track."""
 BROWSER_MIME = "application/vnd.workbench.browser+json"
 """The tool browser's snapshot (``kind`` "browser"), saved beside its widget's view."""
+APP_MIME = "application/vnd.workbench.app+json"
+"""An MCP App drawn under a call's Observation (workbench/apps/hosting.py): its HTML, the
+call's input and result; beside the Observation's own types in the same bundle."""
 
 DISPLAY_WIDTH = 100
 JSON_VERSION = 1

@@ -8,7 +8,7 @@ HTML renderings cannot disagree about what is shown, skipped or cut.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -29,7 +29,7 @@ from workbench.display.content import (
     rich_part,
 )
 from workbench.display.formatting import cut, format_duration, to_json
-from workbench.display.mime import JSON_VERSION
+from workbench.display.mime import APP_MIME, JSON_VERSION
 from workbench.display.style import RICH_STYLE, Tone
 from workbench.tools.schema import (
     EmbeddedResource,
@@ -52,6 +52,7 @@ SAVE_HINT = (
 )
 NEVER_RAN = (ErrorKind.INVALID_ARGUMENTS,)
 """Errors of calls refused before they ran: a duration (0.0 ms) would suggest they did."""
+APP_ELSEWHERE = "(shown where the workbench JupyterLab extension is installed)"
 
 
 class ObservationView(BoundedView):
@@ -93,6 +94,29 @@ class ObservationView(BoundedView):
         if self._cuts:
             note = self._cuts.describe(self.max_bytes) + " " + WHOLE_RESULT
             self._parts.append(TextPart(note, tone="muted"))
+        if self.app_line():
+            self._parts.append(TextPart(self.app_line(), tone="muted"))  # the last line
+
+    def app_line(self) -> str:
+        """The line naming the call's MCP App, or saying why it is not drawn ('' if none)."""
+        app = self.observation.app
+        if not isinstance(app, dict):
+            return ""
+        if "html" in app:
+            return f"App: {app.get('uri')} {APP_ELSEWHERE}"
+        return str(app.get("refused") or "")
+
+    def _repr_mimebundle_(
+        self, include: Container[str] | None = None, exclude: Container[str] | None = None
+    ) -> dict[str, Any]:
+        """The bounded bundle, and the App's document beside it: the App's HTML is kept
+        whole (``workbench/apps/cache.py`` bounds it), never cut to the result's budget."""
+        bundle = super()._repr_mimebundle_(include, exclude)
+        app = self.observation.app
+        wanted = (include is None or APP_MIME in include) and not (exclude and APP_MIME in exclude)
+        if isinstance(app, dict) and "html" in app and wanted:
+            bundle[APP_MIME] = app
+        return bundle
 
     @property
     def truncated(self) -> bool:
@@ -224,6 +248,7 @@ class ObservationView(BoundedView):
             "errorMessage": obs.error_message,
             "duration": obs.duration,
             "truncated": self._truncated(omitted),
+            **({"appNote": self.app_line()} if self.app_line() else {}),
         }
 
     def _truncated(self, omitted: int) -> dict[str, Any] | None:

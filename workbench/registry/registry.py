@@ -25,6 +25,7 @@ from workbench.listeners import Listeners
 from workbench.names import LOCAL_SERVER, check_server_name
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import SearchIndex, SearchResults
+from workbench.registry.visibility import model_visible
 from workbench.tools.definition import ToolDefinition, has_control_characters
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ class Registry:
     def __init__(self, *, semantic: bool = False) -> None:
         self._servers: dict[str, dict[str, ToolEntry]] = {}
         self._servers_by_name: dict[str, set[str]] = {}
-        self._index = SearchIndex()
+        self._index = SearchIndex()  # of the tools a model may see (registry/visibility.py)
+        self._size = 0
         self._semantic: SemanticIndex | None = None
         self._listeners: Listeners[str] = Listeners("the registry")
         # Connections update the registry from the bridge thread (tools/list_changed) while
@@ -64,7 +66,8 @@ class Registry:
             return self._semantic
         chosen = index if index is not None else SemanticIndex()
         for entry in self:
-            chosen.add(entry)
+            if model_visible(entry.meta):
+                chosen.add(entry)
         self._semantic = chosen
         return chosen
 
@@ -165,7 +168,9 @@ class Registry:
         return list(dict.fromkeys(found))[:limit]
 
     def search(self, query: str, limit: int = 15, *, server: str | None = None) -> SearchResults:
-        """Rank every tool for a query (names and descriptions; schemas stay unloaded)."""
+        """Rank every tool a model may see for a query (names and descriptions; schemas
+        stay unloaded): an App-only tool (``_meta.ui.visibility`` without ``model``) is
+        never a hit, though ``get`` and ``tools`` have it."""
         with self._lock:
             if server is not None and server not in self._servers:
                 raise UnknownServerError(f"No server named {server!r} in the registry.")
@@ -205,7 +210,7 @@ class Registry:
         return iter(self.tools())
 
     def __len__(self) -> int:
-        return len(self._index)
+        return self._size
 
     def __contains__(self, ref: object) -> bool:
         if not isinstance(ref, str):
@@ -233,10 +238,12 @@ class Registry:
                     del self._servers_by_name[name]
         for name, entry in entries.items():
             if previous.get(name) is not entry:
-                self._index.add(entry)
-                if self._semantic is not None:
-                    self._semantic.add(entry)
+                if model_visible(entry.meta):  # an App-only tool is never a model's hit
+                    self._index.add(entry)
+                    if self._semantic is not None:
+                        self._semantic.add(entry)
                 self._servers_by_name.setdefault(name, set()).add(server)
+        self._size += len(entries) - len(previous)
         if entries:
             self._servers[server] = entries
         else:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from workbench.apps.hosting import AppHost
 from workbench.bridge import Bridge
 from workbench.config import read_specs
 from workbench.config.spec import ConnectOptions, ServerSpec, server_spec
@@ -90,6 +91,9 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Publishing, Signing, Task
             answers=self._answers,
             on_change=weakly(self._changes.notify),
             demo_server=_build_demo_server,
+        )
+        self.app_host = AppHost(  # MCP Apps of UI tools' calls (workbench/apps/)
+            self._bridge, self._manager, self.registry, self.history, self._changes
         )
         self._local: LocalServer | None = None
         self._served: ServeHandle | None = None  # what serve() served last
@@ -375,8 +379,9 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Publishing, Signing, Task
         if self._closed and observation.is_error:
             # Closing the Workbench ended this call; it did not fail on its own (F16).
             observation = self._cancelled(entry, started, " when the Workbench was closed")
-        self.history.record(entry.id, entry.server, raw, observation)
-        return observation
+        app = await self.app_host.prepare(entry, observation)  # a UI tool's App (apps/)
+        call = self.history.record(entry.id, entry.server, raw, observation)
+        return self.app_host.attach(observation, entry, raw, call.id, app)
 
     def _refuse_entry(self, name: str, source: str, reason: str) -> ServerInfo:
         """List a server whose config entry is wrong as failed."""

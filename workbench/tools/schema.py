@@ -162,6 +162,13 @@ class Observation(Viewed, BaseModel):
     tool_id: str | None = Field(
         default=None, exclude=True, description="The tool that produced it (for display)."
     )
+    app: dict[str, Any] | None = Field(
+        default=None,
+        exclude=True,
+        repr=False,
+        description="The MCP App drawn under it (for display, set by workbench/apps/): the "
+        "App document (display/schemas/app.schema.json), or {uri, refused} saying why not.",
+    )
 
     @property
     def text(self) -> str:

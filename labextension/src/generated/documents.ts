@@ -1,14 +1,15 @@
 /**
- * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
+ * GENERATED, DO NOT EDIT: made from workbench/display/schemas/{app.schema.json,browser.schema.json,observation.schema.json,progress.schema.json,servers.schema.json,table.schema.json,tool.schema.json} by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: aea5da500320cca91b5dcb27404717f933aa951b017d3040370e8bcdd6fd6611
+ * schemas-sha256: 8fef718d590f6b874006daa0972c7dd65abdebd02dc49734d823fc2ed72954d0
  */
 
 /**
  * Any document the kernel puts in a mime bundle for the extension.
  */
 export type WorkbenchDocument =
+  | AppDocument
   | BrowserSnapshotDocument
   | ObservationOrActionDocument
   | ProgressDocument
@@ -67,6 +68,112 @@ export type ObservationOrActionDocument = ObservationDocument | ActionDocument;
  */
 export type Tone = 'ok' | 'error' | 'warn' | 'muted' | 'accent';
 
+/**
+ * The document under application/vnd.workbench.app+json (workbench/apps/hosting.py): an MCP App (SEP-1865) drawn under the Observation of a call of a tool whose listing names a ui:// resource. It holds the App's HTML as its server gave it, what its resource asked of the host, and the call's input and result; never a credential. The bundle's text/plain ends with `App: <uri> (shown where the workbench JupyterLab extension is installed)`. Version 1, only ever grown additively.
+ */
+export interface AppDocument {
+  /**
+   * The document's version; documents only ever grow additively.
+   */
+  version: 1;
+  /**
+   * The server's name in the kernel's Workbench: the App calls only this server's tools.
+   */
+  server: string;
+  /**
+   * The called tool's name on that server.
+   */
+  tool: string;
+  /**
+   * The App's ui:// resource URI (the tool's _meta.ui.resourceUri).
+   */
+  uri: string;
+  /**
+   * The App's HTML (the resource's text, text/html;profile=mcp-app, at most 5 MB). Runs only in a sandboxed iframe.
+   */
+  html: string;
+  /**
+   * The SHA-256 of the HTML's UTF-8 bytes, hex: reloads compare it.
+   */
+  html_sha256: string;
+  /**
+   * The resource's _meta.ui.csp as given (its known lists of strings), or null: no network but the host's own.
+   */
+  csp: AppCSP | null;
+  /**
+   * The resource's _meta.ui.permissions as given (camera, microphone, geolocation, clipboardWrite...), or null.
+   */
+  permissions: {
+    [k: string]: unknown | undefined;
+  } | null;
+  /**
+   * The resource's _meta.ui.prefersBorder, or null.
+   */
+  prefers_border: boolean | null;
+  /**
+   * The call's arguments, as sent.
+   */
+  input: {
+    [k: string]: unknown | undefined;
+  };
+  result: AppCallResult;
+  /**
+   * The id of the call's record in the kernel's history (wb.history): notes of the App are kept there.
+   */
+  call_id: string;
+  /**
+   * Whether the workbench.apps comm can answer the App here (false where the call was made with no kernel to ask, e.g. an export).
+   */
+  live: boolean;
+}
+/**
+ * The domains an App declares it needs (MCP Apps' McpUiResourceCsp).
+ */
+export interface AppCSP {
+  /**
+   * Origins for fetch, XHR and WebSockets (connect-src).
+   */
+  connectDomains?: string[];
+  /**
+   * Origins for scripts, images, styles and fonts.
+   */
+  resourceDomains?: string[];
+  /**
+   * Origins for nested iframes (frame-src).
+   */
+  frameDomains?: string[];
+  /**
+   * Allowed base URIs (base-uri).
+   */
+  baseUriDomains?: string[];
+}
+/**
+ * A CallToolResult as MCP JSON: what the App is given as the tool's result, and what the comm answers an App's call with.
+ */
+export interface AppCallResult {
+  /**
+   * MCP content blocks, camelCase as on the wire.
+   */
+  content: {
+    [k: string]: unknown | undefined;
+  }[];
+  /**
+   * The structured content, when the result has it.
+   */
+  structuredContent?: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * Whether the call failed (the content says why).
+   */
+  isError: boolean;
+  /**
+   * The result's _meta, when kept.
+   */
+  _meta?: {
+    [k: string]: unknown | undefined;
+  };
+}
 /**
  * The document under application/vnd.workbench.browser+json (BrowserSnapshot, display/browser_snapshot.py): what a tool browser showed, saved beside its widget's view so a notebook re-opened without its kernel still shows it. Built from the tool card, Action and Observation documents, so the snapshot looks like the widget did; no server target, environment or header is ever part of it. Version 1, only ever grown additively.
  */
@@ -297,6 +404,10 @@ export interface ObservationDocument {
    * Seconds the call took, or null when it did not run.
    */
   duration: number | null;
+  /**
+   * The line about the MCP App of the call's tool (workbench/apps/): `App: <uri> (shown where ...)` when the bundle also holds its App document (application/vnd.workbench.app+json), or why the App is not drawn (`App <uri> is not drawn: <reason>.`). Absent when the tool has no App.
+   */
+  appNote?: string;
   /**
    * Null for a whole result, else the cut note.
    */

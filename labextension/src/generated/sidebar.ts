@@ -2,7 +2,7 @@
  * GENERATED, DO NOT EDIT: made from workbench/display/schemas/sidebar.schema.json by
  * labextension/scripts/generate-types.mjs (json-schema-to-typescript 16.0.0).
  * Change the schemas, then run `jlpm build:types` (every build runs it).
- * schemas-sha256: aea5da500320cca91b5dcb27404717f933aa951b017d3040370e8bcdd6fd6611
+ * schemas-sha256: 8fef718d590f6b874006daa0972c7dd65abdebd02dc49734d823fc2ed72954d0
  */
 
 /**
