@@ -29,6 +29,7 @@ from workbench.bridge import run_in_notebook
 from workbench.serving.offer_table import OfferTable
 from workbench.serving.prompt_asking import asked_render
 from workbench.serving.rounds import Rounds
+from workbench.tools.app_definition import APP_MIME_TYPE, app_missing, app_name_of
 from workbench.tools.completion import finish, start_completion
 from workbench.tools.icons import Icon
 from workbench.tools.prompt_definition import PromptDefinition
@@ -37,6 +38,8 @@ from workbench.tools.resource_definition import ResourceDefinition
 Offer = ResourceDefinition | PromptDefinition
 Shows = Callable[[Offer], bool]
 _BLOCK: TypeAdapter[Any] = TypeAdapter(mcp_types.ContentBlock)
+RESOURCE_NOT_FOUND = -32002
+"""The JSON-RPC error code MCP gives an unknown resource."""
 
 
 async def run_offer(fn: Callable[..., Any], label: str, arguments: Mapping[str, Any]) -> Any:
@@ -54,11 +57,20 @@ def _is_async(fn: Any) -> bool:
 
 
 def _result(definition: ResourceDefinition, value: Any) -> ResourceResult:
+    meta = _meta(definition)
     contents = [
-        ResourceContent(item.text if item.text is not None else item.blob or b"", item.mime_type)
+        ResourceContent(
+            item.text if item.text is not None else item.blob or b"", item.mime_type, meta=meta
+        )
         for item in definition.contents(value)
     ]
     return ResourceResult(contents)
+
+
+def _meta(definition: ResourceDefinition) -> dict[str, Any] | None:
+    """A resource's ``_meta``, listed and on each read (an App's ``ui``: csp, permissions)."""
+    meta = getattr(definition, "meta", None)
+    return dict(meta) if isinstance(meta, dict) else None
 
 
 def mcp_icons(icons: Sequence[Icon]) -> list[mcp_types.Icon] | None:
@@ -80,6 +92,7 @@ class DefinitionResource(Resource):
             description=definition.description,
             mime_type=definition.listed_mime_type,
             icons=mcp_icons(definition.icons),
+            meta=_meta(definition),
         )
         made._definition = definition
         return made
@@ -88,6 +101,14 @@ class DefinitionResource(Resource):
         definition = self._definition
         value = await run_offer(definition.fn, definition.uri, {})
         return _result(definition, value)
+
+
+class MissingApp(Resource):
+    """A ``ui://notebook/NAME`` no cell defines (yet): never listed; a read answers that the
+    App is not defined, in words a person can act on (a tool may name an App defined later)."""
+
+    async def _read(self) -> ResourceResult:
+        raise MCPError(code=RESOURCE_NOT_FOUND, message=app_missing(str(self.uri)))
 
 
 class DefinitionTemplate(ResourceTemplate):
@@ -206,6 +227,8 @@ class OffersProvider(Provider):
 
     async def _get_resource(self, uri: str, version: VersionSpec | None = None) -> Resource | None:
         found = [d for d in self.resources() if d.uri == uri and not d.is_template]
+        if not found and app_name_of(uri) is not None:  # a tool names an App not made yet
+            return MissingApp(uri=uri, name=uri, mime_type=APP_MIME_TYPE)
         return self._wrap("r", found[0]) if found else None
 
     async def _list_resource_templates(self) -> Sequence[ResourceTemplate]:

@@ -27,6 +27,7 @@ from mcp.server.subscriptions import (
     ResourceUpdated,
 )
 
+from workbench.serving.app_serving import Definitions, app_shown
 from workbench.serving.offer_components import Offer, OffersProvider, Shows
 from workbench.serving.offer_table import OfferChange, OfferTable
 from workbench.serving.surface import Surface
@@ -40,11 +41,16 @@ def keys_of(offer: Offer) -> tuple[str, ...]:
     return (offer.uri, offer.name)
 
 
-def shown_by(surface: Surface) -> Shows:
-    """The surface's expose/exclude rules, for resources and prompts."""
+def shown_by(surface: Surface, definitions: Definitions | None = None) -> Shows:
+    """The surface's expose/exclude rules, for resources and prompts; with ``definitions``,
+    a notebook App goes with the served tools that name it (``app_serving.py``)."""
 
     def shows(offer: Offer) -> bool:
         keys = keys_of(offer)
+        if definitions is not None and not isinstance(offer, PromptDefinition):
+            app = app_shown(offer.uri, keys, surface, definitions)
+            if app is not None:
+                return app
         if any(key in surface.exclude for key in keys):
             return False
         return surface.expose is None or any(key in surface.expose for key in keys)
