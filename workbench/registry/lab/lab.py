@@ -15,6 +15,8 @@ from workbench.registry.lab.requests import RequestsSource, SearchRequest, load_
 
 if TYPE_CHECKING:
     from workbench.registry.lab.compare import Comparison
+    from workbench.registry.lab.doctor import DescriptionTrial
+    from workbench.registry.lab.pins import PinSuggestions
     from workbench.registry.lab.report import SearchReport
     from workbench.registry.registry import Registry
 
@@ -45,6 +47,23 @@ class SearchLab:
         from workbench.registry.lab.compare import compare
 
         return compare(self.registry, self.requests, methods=methods, limit=self.limit)
+
+    def try_description(
+        self, tool_id: str, text: str, *, method: str | Method | None = None
+    ) -> DescriptionTrial:
+        """The requests re-scored with ``tool_id``'s description replaced by ``text`` in a
+        copy of the index (nothing is sent to the server): the change per metric, and words
+        its missed requests use that it never does (``doctor.py``)."""
+        from workbench.registry.lab.doctor import try_description
+
+        return try_description(self, tool_id, text, method=method)
+
+    def suggest_pins(self, k: int = 3) -> PinSuggestions:
+        """The ``k`` tools most worth listing beside the gateway's pair: often expected,
+        often missed (``pins.py``); ``.flag`` is the ``%mcp serve`` option."""
+        from workbench.registry.lab.pins import suggest_pins
+
+        return suggest_pins(self, k)
 
     def __repr__(self) -> str:
         return f"<SearchLab: {len(self.requests)} requests on {self.registry!r}>\n{self.report!r}"
