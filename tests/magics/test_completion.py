@@ -19,7 +19,7 @@ def complete(ip: InteractiveShell, text: str) -> list[str]:
 def test_subcommands(ip: InteractiveShell) -> None:
     assert complete(ip, "%mcp ") == sorted(COMMANDS)
     assert complete(ip, "%mcp co") == ["connect"]
-    assert complete(ip, "%mcp help se") == ["search", "serve", "servers"]
+    assert complete(ip, "%mcp help se") == ["search", "search-eval", "serve", "servers"]
 
 
 def test_server_names(ip: InteractiveShell, state: KernelState) -> None:

@@ -30,6 +30,7 @@ from workbench.tools.definition import ToolDefinition, has_control_characters
 
 if TYPE_CHECKING:
     from workbench.registry.lab import Method, SearchLab, SearchReport
+    from workbench.registry.lab.embedder import Embedder, RegistryEmbedder
     from workbench.registry.lab.requests import RequestsSource
     from workbench.registry.semantic import SemanticIndex
 
@@ -43,7 +44,9 @@ Listener = Callable[[str], None]
 class Registry:
     """Tools by server, resolvable by id or unique bare name, searchable at once."""
 
-    def __init__(self, *, semantic: bool = False) -> None:
+    def __init__(
+        self, *, semantic: bool = False, embedder: Embedder | RegistryEmbedder | None = None
+    ) -> None:
         self._servers: dict[str, dict[str, ToolEntry]] = {}
         self._servers_by_name: dict[str, set[str]] = {}
         self._index = SearchIndex()  # of the tools a model may see (registry/visibility.py)
@@ -53,7 +56,11 @@ class Registry:
         # Connections update the registry from the bridge thread (tools/list_changed) while
         # a cell or a widget may be searching it.
         self._lock = threading.RLock()
-        if semantic:
+        self.embedder: RegistryEmbedder | None = None
+        """The user's embedder that ``search`` fuses with keyword (``set_embedder``)."""
+        if embedder is not None:
+            self.set_embedder(embedder)
+        elif semantic:
             self.enable_semantic()
 
     def enable_semantic(self, index: SemanticIndex | None = None) -> SemanticIndex:
@@ -70,6 +77,28 @@ class Registry:
                 chosen.add(entry)
         self._semantic = chosen
         return chosen
+
+    def set_embedder(
+        self, embedder: Embedder | RegistryEmbedder | None, *, name: str | None = None
+    ) -> RegistryEmbedder | None:
+        """Fuse your own embedder into ``search`` instead of the bundled model: ``fn(list of
+        texts) -> vectors``. With a ``name`` (or a model that names itself) vectors are cached
+        on disk by text digest. None goes back to keyword search. See ``registry/lab/embedder``."""
+        from workbench.registry.lab.embedder import RegistryEmbedder
+        from workbench.registry.semantic import SemanticIndex
+
+        with self._lock:
+            if embedder is None:
+                self.embedder = self._semantic = None
+                return None
+            chosen = (
+                embedder
+                if isinstance(embedder, RegistryEmbedder)
+                else RegistryEmbedder(embedder, name)
+            )
+            self.enable_semantic(SemanticIndex(chosen.encoder, chosen.cache))
+            self.embedder = chosen
+            return chosen
 
     # -- changing -----------------------------------------------------------------------
 
