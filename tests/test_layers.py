@@ -153,6 +153,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "workbench.widgets",
         "workbench.kernel",
         "workbench.export",
+        "workbench.lab",  # a re-run %%app cell reloads its drawn Apps (apps_comm.push_reload)
     },
     # The MCP sidebar's comm (JupyterLab / Notebook 7): documents of the kernel's Workbench.
     "workbench.lab": {

@@ -71,6 +71,16 @@ HINTS = {
     help="Outside clients that speak the MCP tasks extension get a task back (optional), "
     "or only they may call it (required).",
 )
+@argument(
+    "--ui",
+    metavar="APP",
+    help="The MCP App (a %%%%app APP cell: ui://notebook/APP) that shows its results.",
+)
+@argument(
+    "--app-only",
+    action="store_true",
+    help="With --ui: only Apps call it; models and tool lists do not see it (visibility app).",
+)
 def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str) -> None:
     """Run the cell; serve each public top-level function it defines as a tool on the
     'notebook' server and show its card. The options apply to a cell with one function.
@@ -86,8 +96,8 @@ def tool_cell(state: KernelState, shell: InteractiveShell, line: str, cell: str)
     if options and len(names) != 1:
         listed = f" ({', '.join(names)})" if names else ""
         raise fail(
-            f"%%tool: --name, --title, --description, the hints, --tags and --icon apply to a cell "
-            f"that defines one function; this one defines {len(names)}{listed}."
+            "%%tool: --name, --title, --description, the hints, --tags, --icon and --ui apply to "
+            f"a cell that defines one function; this one defines {len(names)}{listed}."
         )
     result = _run_body(shell, cell)
     error = result.error_before_exec or result.error_in_exec
@@ -167,6 +177,12 @@ def _options(args: Namespace) -> dict[str, Any]:
         options["tags"] = tags
     if args.icon:
         options["icons"] = list(args.icon)
+    if args.ui is not None or args.app_only:
+        from workbench.tools.app_definition import Visibility, with_ui
+
+        visibility: list[Visibility] | None = ["app"] if args.app_only else None
+        with usage_errors():
+            options["meta"] = with_ui(None, args.ui, visibility, "%%tool --ui")
     return options
 
 

@@ -10,10 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
-from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_var_expand
+from IPython.core.magic import (
+    Magics,
+    cell_magic,
+    line_cell_magic,
+    line_magic,
+    magics_class,
+    no_var_expand,
+)
 
 from workbench.kernel import KernelState
-from workbench.magics import offer_cells, router, tool_cell
+from workbench.magics import app_cell, offer_cells, router, tool_cell
 from workbench.magics.completion import make_matcher
 
 
@@ -49,8 +56,15 @@ class WorkbenchMagics(Magics):
         assert self.shell is not None
         offer_cells.prompt_cell(self.state, self.shell, line, cell)
 
+    @no_var_expand
+    @line_cell_magic
+    def app(self, line: str, cell: str | None = None) -> None:
+        assert self.shell is not None
+        app_cell.app_cell(self.state, self.shell, line, cell)
+
 
 WorkbenchMagics.mcp.__doc__ = router.overview()
 WorkbenchMagics.tool.__doc__ = tool_cell.tool_cell.__doc__
 WorkbenchMagics.resource.__doc__ = offer_cells.resource_cell.__doc__
 WorkbenchMagics.prompt.__doc__ = offer_cells.prompt_cell.__doc__
+WorkbenchMagics.app.__doc__ = app_cell.app_cell.__doc__
