@@ -56,3 +56,20 @@ def test_get_time_answers_with_the_time_its_app_draws(apps: Workbench) -> None:
     assert not observation.is_error, observation.error_message
     assert isinstance(observation.structured_content, dict)
     assert observation.structured_content["time"][:2] == "20"  # an ISO 8601 time, this century
+
+
+def test_get_time_carries_its_app_read_once(apps: Workbench) -> None:
+    """The kernel's side of hosting (workbench/apps/): the call's bundle holds the App."""
+    from workbench.display.mime import APP_MIME
+    from workbench.display.schemas import validator_for_mime
+
+    first = apps.call(f"basic.{BASIC_TOOL}")._repr_mimebundle_()[APP_MIME]
+    reads = apps.app_host.cache.reads
+    second = apps.call(f"basic.{BASIC_TOOL}")._repr_mimebundle_()[APP_MIME]
+    assert apps.app_host.cache.reads == reads  # read once for both calls
+    assert not list(validator_for_mime(APP_MIME).iter_errors(first))
+    assert (first["server"], first["tool"], first["uri"]) == ("basic", BASIC_TOOL, BASIC_URI)
+    assert first["html"].lstrip().lower().startswith("<!doctype html>")
+    assert first["result"]["structuredContent"]["time"][:2] == "20"
+    assert second["html_sha256"] == first["html_sha256"]
+    assert second["call_id"] == str(apps.history[-1].id) != first["call_id"]
