@@ -1,8 +1,9 @@
 """The registry notebook runs top to bottom in a real kernel over three servers (the demo
 server in process, mcp-server-time and server-everything over real stdio) and shows what
 it teaches: ranked search across servers with typos forgiven and misses said, did-you-mean
-on a wrong id, schemas on demand, the find_tools / call_tool pair, the token meter, and a
-retrieval evaluation (top-1 / top-5) shown as an HTML table that agrees with its rows."""
+on a wrong id, schemas on demand, the find_tools / call_tool pair, the token meter, and the
+search lab: its report (a table and a chart that agree with its figures), methods compared,
+the description doctor moving one tool's figures, and suggested pins served beside the pair."""
 
 from __future__ import annotations
 
@@ -116,20 +117,44 @@ def test_token_meter(cells: Outputs) -> None:
     assert answer and 0 < int(answer.group(1).replace(",", "")) < full, shown
 
 
-def test_retrieval_evaluation_table(cells: Outputs) -> None:
-    [output] = [out for out in cells["evaluate"] if "text/html" in out.get("data", {})]
-    html = output["data"]["text/html"]
-    plain = output["data"]["text/plain"]
-    summary = re.search(r"(\d+) requests: top-1 (\d+)%, top-5 (\d+)%", plain)
+def test_the_search_lab_report(cells: Outputs) -> None:
+    [output] = [out for out in cells["lab"] if "text/html" in out.get("data", {})]
+    html, plain = output["data"]["text/html"], output["data"]["text/plain"]
+    assert plain.startswith("SearchReport (search): 15 requests, 13 answerable")
+    assert "<table>" in html and "<svg" in html and "<script" not in html
+    summary = re.search(r"top-1 ([\d.]+)%  top-5 ([\d.]+)%  MRR ([\d.]+)", plain)
     assert summary, plain
-    count, top1, top5 = (int(group) for group in summary.groups())
-    assert count == 14 and f"<b>{summary.group(0)}</b>" in html
-    assert html.count("<tr><td>") == count  # one row per request
-    ranks = [line.split()[0] for line in plain.splitlines()[1:]]
-    assert len(ranks) == count
-    assert top1 == round(100 * ranks.count("1") / count)
-    assert top5 == round(100 * sum(rank != "-" for rank in ranks) / count)
-    assert top1 <= top5
-    misses = ast.literal_eval(shown_by(cells["misses"]))  # (request, expected, first hit)
-    assert len(misses) == count - ranks.count("1")
-    assert all(expected != first for _, expected, first in misses)
+    top1, top5, mrr = (float(group) for group in summary.groups())
+    figures = shown_by(cells["figures"]).splitlines()
+    assert figures[0] == f"top-1 {top1:.0f}%, top-5 {top5:.0f}%, MRR {mrr:.2f}"
+    assert "'lexical'" in figures[1] and "'paraphrase'" in figures[1]
+    misses = shown_by(cells["misses"])
+    assert '"what\'s on my agenda this week": expected demo.list_events, rank -' in misses
+    assert misses.count("; above: ") == plain.count("[lexical]: ") + plain.count("[paraphrase]: ")
+
+
+def test_methods_compared(cells: Outputs) -> None:
+    shown = shown_by(cells["compare"])
+    rows = {line.split()[0]: line.split() for line in shown.splitlines()[2:]}
+    assert {"keyword", "keyword-no-synonyms"} <= set(rows)
+    assert all(row[1] == "13" for row in rows.values())
+
+
+def test_the_doctor_moves_the_tools_figures(cells: Outputs) -> None:
+    shown = shown_by(cells["doctor"])
+    assert shown.startswith("DescriptionTrial of demo.list_events (keyword, 15 requests")
+    assert "tool top1               0.0% ->  100.0%  (+100.0 points)" in shown
+    assert '+ "what\'s on my agenda this week": rank – -> 1' in shown
+    assert ast.literal_eval(shown_by(cells["doctor-words"])) == ["agenda", "week"]
+
+
+def test_suggested_pins_served_beside_the_pair(cells: Outputs) -> None:
+    pins = shown_by(cells["pins"])
+    flag = re.search(r"%mcp serve --gateway --pin ([\w.,-]+)", pins)
+    assert flag, pins
+    ids = flag.group(1).split(",")
+    assert len(ids) == 2 and "demo.list_events" in ids
+    served, meter = shown_by(cells["serve-pins"]).splitlines()
+    names = [tool_id.split(".", 1)[1] for tool_id in ids]
+    assert ast.literal_eval(served) == ["find_tools", "call_tool", *names]
+    assert "for 2 pinned tools, " in meter
