@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.registry.lab.embedders import HashingEmbedder
 from workbench import Registry
 from workbench.registry.lab.doctor import DescriptionTrial
 
@@ -80,3 +81,17 @@ def test_the_trial_shows_every_word_escaped(demo_registry: Registry) -> None:
     html = trial._repr_mimebundle_()["text/html"]
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<svg" in html and "<script" not in html.split("<svg")[1]
+
+
+def test_with_an_embedder_the_trial_rebuilds_the_embedder_search(demo_registry: Registry) -> None:
+    embedder = HashingEmbedder()
+    demo_registry.set_embedder(embedder)
+    lab = demo_registry.lab(REQUESTS)
+    assert lab.report.method == "search"
+    seen = len(embedder.texts)  # every tool's text and every request, once
+    trial = lab.try_description("demo.list_events", BETTER)
+    assert trial.method == "embedder"
+    assert trial.tool_after.top1 == 1.0 > trial.tool_before.top1
+    new = embedder.texts[seen:]
+    assert sum(BETTER in text for text in new) == 1  # the new text, embedded once
+    assert not [text for text in new if "Add two numbers" in text]  # the rest from the cache
