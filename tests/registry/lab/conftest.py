@@ -43,3 +43,9 @@ def demo_registry(demo_tools: list[Any]) -> Registry:
 def _vectors_in_a_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Embedders cache vectors on disk: never in the developer's cache."""
     monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path))
+
+
+# The real stdio servers that `make test` installs (a missing one fails, never skips).
+from tests.mcp.conftest import everything_js, everything_stdio, time_server  # noqa: E402
+
+__all__ = ["everything_js", "everything_stdio", "time_server"]
