@@ -7,6 +7,7 @@
  */
 import { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
+import { appsPlugins } from './apps';
 import { cleanPlugins } from './clean';
 import { sidebarPlugins } from './sidebar';
 import { snapshotPlugins } from './snapshot';
@@ -16,7 +17,8 @@ const plugins: JupyterFrontEndPlugin<any>[] = [
   ...sidebarPlugins,
   ...snapshotPlugins,
   ...cleanPlugins,
-  ...stoppedPlugins
+  ...stoppedPlugins,
+  ...appsPlugins
 ];
 
 export default plugins;

@@ -1,0 +1,192 @@
+"""The JupyterLab host of MCP Apps (labextension/src/apps/) with Chromium and a real kernel: a
+small FastMCP server made in the kernel and connected in-process, whose App speaks the Apps
+protocol by hand (postMessage JSON-RPC, no bundled App class), so what it shows is exactly
+what the host sent it. One test walks the whole path: the App draws under its Observation,
+receives the tool's input and result and the theme, calls an app-only tool that reaches the
+kernel and answers, follows a theme switch; the saved notebook, as an untrusted copy, shows
+"Run this app" and runs nothing until clicked.
+
+Screenshots: test-artifacts/browser/<test>/.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from playwright.sync_api import FrameLocator, Locator, expect
+
+from tests.browser.jupyter_browser import LabPage
+
+NOTEBOOK = "apps-host.ipynb"
+UNTRUSTED = "apps-host-untrusted.ipynb"
+APP_MIME = "application/vnd.workbench.app+json"
+THEMES = "/lab/api/settings/@jupyterlab/apputils-extension:themes"
+
+APP_HTML = r"""<!DOCTYPE html>
+<html><head><title>Probe</title></head><body>
+<p id="theme">no context</p><p id="input">no input</p><p id="result">no result</p>
+<p id="answer">no answer</p><p id="changed">no change</p>
+<button id="add">add</button>
+<script>
+let next = 0;
+const waiting = new Map();
+const show = (id, text) => { document.getElementById(id).textContent = text; };
+function request(method, params) {
+  const id = ++next;
+  window.parent.postMessage({jsonrpc: '2.0', id, method, params}, '*');
+  return new Promise((resolve, reject) => waiting.set(id, {resolve, reject}));
+}
+window.addEventListener('message', event => {
+  if (event.source !== window.parent) { return; }
+  const message = event.data;
+  if (!message || message.jsonrpc !== '2.0') { return; }
+  if (message.id !== undefined && waiting.has(message.id)) {
+    const wait = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.error) { wait.reject(message.error); } else { wait.resolve(message.result); }
+  } else if (message.method === 'ui/notifications/tool-input') {
+    show('input', 'input ' + JSON.stringify(message.params.arguments));
+  } else if (message.method === 'ui/notifications/tool-result') {
+    const data = message.params.structuredContent;
+    show('result', 'result n=' + data.n + ' double=' + data.double);
+  } else if (message.method === 'ui/notifications/host-context-changed' && message.params.theme) {
+    show('changed', 'changed ' + message.params.theme + ' '
+      + message.params.styles.variables['--color-background-primary']);
+  }
+});
+request('ui/initialize', {
+  appInfo: {name: 'probe', version: '1.0.0'}, appCapabilities: {}, protocolVersion: '2026-01-26',
+}).then(answer => {
+  const context = answer.hostContext;
+  const background = context.styles.variables['--color-background-primary'];
+  const words = ['theme', context.theme, background, context.displayMode, context.locale];
+  show('theme', words.join(' '));
+  window.parent.postMessage(
+    {jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {}}, '*');
+  window.parent.postMessage({jsonrpc: '2.0', method: 'ui/notifications/size-changed',
+    params: {width: 400, height: document.body.scrollHeight + 20}}, '*');
+});
+document.getElementById('add').onclick = () => request(
+  'tools/call', {name: 'add', arguments: {a: 2, b: 40}}
+).then(result => show('answer', 'sum ' + result.structuredContent.result),
+        error => show('answer', 'error ' + error.message));
+</script></body></html>"""
+
+SERVER_CELL = f'''import workbench
+from fastmcp import FastMCP
+
+APP_HTML = {APP_HTML!r}
+probe = FastMCP("probe")
+
+@probe.tool(meta={{"ui": {{"resourceUri": "ui://probe/app.html"}}}})
+def show(n: int) -> dict:
+    """Draws the probe App."""
+    return {{"n": n, "double": 2 * n}}
+
+@probe.tool(meta={{"ui": {{"visibility": ["app"]}}}})
+def add(a: int, b: int) -> int:
+    """Only the App calls this."""
+    return a + b
+
+@probe.resource("ui://probe/app.html", mime_type="text/html;profile=mcp-app")
+def probe_app() -> str:
+    return APP_HTML
+
+wb = workbench.current()
+wb.connect("probe", server=probe)
+wb.call("probe.show", {{"n": 21}})'''
+
+CELLS = ["%load_ext workbench", SERVER_CELL, "pass"]
+
+
+def write_notebook(lab: LabPage) -> None:
+    cells = [
+        {
+            "id": f"cell-{index}",
+            "cell_type": "code",
+            "metadata": {},
+            "source": source,
+            "outputs": [],
+            "execution_count": None,
+        }
+        for index, source in enumerate(CELLS)
+    ]
+    kernelspec = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": kernelspec}}
+    (lab.workdir / NOTEBOOK).write_text(json.dumps({**notebook, "cells": cells}, indent=1))
+
+
+def app_frame(scope: Locator) -> FrameLocator:
+    return scope.locator("iframe.jp-wb-app-frame").content_frame
+
+
+def has_app(notebook: dict[str, object]) -> bool:
+    return APP_MIME in json.dumps(notebook)
+
+
+def set_theme(lab: LabPage, name: str) -> None:
+    lab.menu("Settings", "Theme", name)
+
+
+def test_an_app_draws_gets_its_result_calls_the_kernel_and_waits_when_untrusted(
+    lab: LabPage,
+) -> None:
+    write_notebook(lab)
+    lab.open_notebook(NOTEBOOK)
+    started = time.monotonic()
+    lab.run_all()
+    output = lab.cells().nth(1).locator(".jp-wb-app-output")
+
+    # The Observation first, the App under it, its frame sandboxed without same-origin.
+    expect(output.locator(".jp-wb-observation")).to_be_visible()
+    frame_element = output.locator("iframe.jp-wb-app-frame")
+    expect(frame_element).to_have_attribute("sandbox", "allow-scripts")
+    app = app_frame(output)
+    expect(app.locator("#result")).to_have_text("result n=21 double=42")
+    shown = time.monotonic() - started
+    lab.record_timing("apps host: run all until the App shows its result", shown)
+    expect(app.locator("#input")).to_have_text('input {"n":21}')
+    expect(app.locator("#theme")).to_contain_text("theme light ")
+    expect(app.locator("#theme")).to_contain_text(" inline ")
+    assert "allow-same-origin" not in (frame_element.get_attribute("sandbox") or "")
+    srcdoc = frame_element.get_attribute("srcdoc") or ""
+    assert srcdoc.startswith('<!DOCTYPE html><meta http-equiv="Content-Security-Policy"')
+    assert "connect-src 'none'" in srcdoc
+    # the App's size notification sized its frame (the 150 px placeholder is gone)
+    expect(frame_element).not_to_have_css("height", "150px")
+
+    # An in-app call of an app-only tool reaches the kernel's Workbench and answers.
+    app.locator("#add").click()
+    expect(app.locator("#answer")).to_have_text("sum 42")
+    history = lab.run_cell_with("print([(c.tool_id, c.source) for c in wb.history][-1])", 2)
+    assert "probe.add" in history and "app" in history
+
+    # A theme switch reaches the App as a host-context change.
+    try:
+        set_theme(lab, "JupyterLab Dark")
+        expect(lab.page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+        expect(app.locator("#changed")).to_contain_text("changed dark ")
+    finally:
+        set_theme(lab, "JupyterLab Light")
+        lab.server.api("PUT", THEMES, {"raw": json.dumps({"theme": "JupyterLab Light"})})
+    expect(app.locator("#changed")).to_contain_text("changed light ")
+    lab.screenshot("live")
+
+    # Saved and received by someone else: the Observation draws, the App waits for a click.
+    lab.save(NOTEBOOK, until=has_app)
+    lab.leave_and_stop_kernel()
+    lab.untrusted_copy(NOTEBOOK, UNTRUSTED)
+    panel = lab.reopen(UNTRUSTED, "lab")
+    shared = panel.locator(".jp-wb-app-output")
+    expect(shared.locator(".jp-wb-observation")).to_be_visible()
+    run = shared.get_by_role("button", name="Run this app")
+    expect(run).to_be_visible()
+    expect(shared.locator("iframe")).to_have_count(0)
+    lab.screenshot("untrusted")
+    run.click()
+    expect(app_frame(shared).locator("#result")).to_have_text("result n=21 double=42")
+    expect(shared.locator(".jp-wb-app-status")).to_contain_text("Live calls are off")
+    app_frame(shared).locator("#add").click()
+    expect(app_frame(shared).locator("#answer")).to_contain_text("error Live calls are off")
+    lab.screenshot("untrusted-run")
