@@ -17,6 +17,7 @@ FRAMED = [
     "workshop.ipynb",
     "beyond_tools.ipynb",
     "browse.ipynb",
+    "apps.ipynb",
 ]
 OTHERS = [
     "authoring_tools.ipynb",
@@ -26,6 +27,7 @@ OTHERS = [
     "beyond_tools.ipynb",
     "workshop.ipynb",
     "browse.ipynb",
+    "apps.ipynb",
 ]
 LINK = re.compile(r"\]\(([^)]+\.ipynb)\)")
 
