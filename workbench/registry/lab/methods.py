@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from workbench.registry.entry import ToolEntry
-from workbench.registry.search import SYNONYM_DISCOUNT, SearchHit, SearchIndex, SearchResults
+from workbench.registry.search import (
+    SYNONYM_DISCOUNT,
+    SearchHit,
+    SearchIndex,
+    SearchResults,
+    _Route,
+)
 from workbench.registry.vocabulary import synonyms
 
 if TYPE_CHECKING:
@@ -56,7 +62,7 @@ class _NoSynonymIndex(SearchIndex):
     """The keyword index without the hand-written synonym groups (typos and completions
     kept), to see what the groups add on this catalog."""
 
-    def _routes(self, term: str, word: str, *, allow_prefix: bool):  # type: ignore[no-untyped-def]
+    def _routes(self, term: str, word: str, *, allow_prefix: bool) -> list[_Route]:
         groups = synonyms(term)
         return [
             route
