@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from workbench.export.apps import app_meta
 from workbench.export.source import Pieces, Unrecoverable, recover
 from workbench.tools.prompt_definition import PromptDefinition
 from workbench.tools.resource_definition import ResourceDefinition
@@ -57,6 +58,7 @@ def resource_pieces(definition: ResourceDefinition, index: int) -> tuple[Pieces,
         "description": definition.description,
         "mime_type": definition.mime_type,
         "icons": [icon.to_mcp() for icon in definition.icons] or None,
+        "meta": app_meta(definition),
         "complete": _completers(definition.completers, pieces),
     }
     return pieces, _kept(entry)
@@ -139,9 +141,9 @@ def _wb_add_offers(server, resources, prompts):
 
     block = pydantic.TypeAdapter(mcp.types.ContentBlock)
 
-    def contents(value, mime):
+    def contents(value, mime, meta=None):
         if isinstance(value, str):
-            return ResourceResult([ResourceContent(value, mime or "text/plain")])
+            return ResourceResult([ResourceContent(value, mime or "text/plain", meta=meta)])
         if isinstance(value, (bytes, bytearray)):
             blob = ResourceContent(bytes(value), mime or "application/octet-stream")
             return ResourceResult([blob])
@@ -188,8 +190,8 @@ def _wb_add_offers(server, resources, prompts):
 
     completers = {}
     for entry in resources:
-        mime = entry.get("mime_type")
-        read = wrapped(entry["function"], lambda value, mime=mime: contents(value, mime))
+        mime, meta = entry.get("mime_type"), entry.get("meta")
+        read = wrapped(entry["function"], lambda value, m=mime, t=meta: contents(value, m, t))
         server.resource(
             entry["uri"],
             name=entry.get("name"),
@@ -197,6 +199,7 @@ def _wb_add_offers(server, resources, prompts):
             description=entry.get("description"),
             mime_type=mime,
             icons=icons(entry),
+            meta=meta,
         )(read)
         if entry.get("complete"):
             completers[("template", entry["uri"])] = entry["complete"]

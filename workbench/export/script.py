@@ -26,6 +26,7 @@ from typing import Any
 
 from workbench.__about__ import __version__
 from workbench.errors import ExportError
+from workbench.export.apps import APPS_RUNTIME, serves_apps
 from workbench.export.offers import OFFERS_RUNTIME, gather, offer_listings
 from workbench.export.runtime import CONTEXT, GET_CONTEXT, RUNTIME, media_runtime
 from workbench.export.source import Pieces, Unrecoverable, recover
@@ -121,7 +122,7 @@ def build_script(
     found, asked, script.offered, left = gather(resources, prompts, merge)
     script.skipped += [Skipped(name, reason) for name, reason in left]
     offers = offer_listings(found, asked) if script.offered else ""
-    script.text = _render(merged, listings, server_name, offers)
+    script.text = _render(merged, listings, server_name, offers, serves_apps(found))
     return script
 
 
@@ -165,8 +166,15 @@ def _check_meanings(pieces: Pieces, meanings: dict[str, str]) -> None:
 
 
 def _render(
-    pieces: Pieces, listings: Sequence[tuple[str, dict[str, Any]]], name: str, offers: str = ""
+    pieces: Pieces,
+    listings: Sequence[tuple[str, dict[str, Any]]],
+    name: str,
+    offers: str = "",
+    apps: bool = False,
 ) -> str:
+    add = "_wb_add_offers(server, _WB_RESOURCES, _WB_PROMPTS)"
+    if apps:  # an App among the resources: declare the UI extension too (apps.py)
+        add = f"_wb_declare_apps(server) or {add}"
     imports = sorted(set(pieces.imports.values()), key=lambda line: (line.startswith("from"), line))
     logs = any(code.endswith(f"= {GET_CONTEXT}") for code in pieces.constants.values())
     parts = [
@@ -180,12 +188,9 @@ def _render(
         media_runtime(),
         RUNTIME.strip(),
         OFFERS_RUNTIME.strip() if offers else "",
+        APPS_RUNTIME.strip() if apps else "",
         f'if __name__ == "__main__":\n    _wb_main({name!r}, _WB_TOOLS, {__version__!r}, {logs!r}'
-        + (
-            ", offers=lambda server: _wb_add_offers(server, _WB_RESOURCES, _WB_PROMPTS))"
-            if offers
-            else ")"
-        ),
+        + (f", offers=lambda server: {add})" if offers else ")"),
     ]
     return "\n\n\n".join(part for part in parts if part.strip()) + "\n"
 
