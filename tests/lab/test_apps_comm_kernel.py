@@ -208,3 +208,21 @@ def test_a_changed_app_is_pushed_as_a_reload(app: AppOutput) -> None:
         f"push_reload('counter', {APP_URI!r}, 'f' * 64)"
     )
     assert app.reply(lambda d: d.get("type") == "reload")["html_sha256"] == "f" * 64
+
+
+def test_a_re_run_app_cell_reloads_its_drawn_apps(app: AppOutput) -> None:
+    """Engineer A3's ``%%app``: the first run serves the App, a re-run pushes a reload
+    naming the new HTML's hash, so Apps drawn from ui://notebook/kclock fetch it again."""
+    assert "Serving App kclock" in app.run("%%app kclock\n<p>one</p>")
+    app.seen.clear()
+    app.run("%%app kclock\n<p>two</p>")
+    reload = app.reply(lambda d: d.get("type") == "reload" and d.get("server") == "notebook")
+    sha = hashlib.sha256(b"<p>two</p>").hexdigest()
+    assert reload == {
+        "type": "reload",
+        "server": "notebook",
+        "uri": "ui://notebook/kclock",
+        "html_sha256": sha,
+    }
+    html = app.ask({"type": "html", "server": "notebook", "uri": "ui://notebook/kclock"})
+    assert html["html"] == "<p>two</p>" and html["html_sha256"] == sha
