@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.processes import modules_after
 from workbench import Registry
 from workbench.registry.lab import SearchLab, SearchReport
 
@@ -145,3 +146,17 @@ def test_other_methods_by_name(demo_registry: Registry) -> None:
     assert demo_registry.evaluate(meeting, method="keyword-no-synonyms").top5 == 0.0
     with pytest.raises(ValueError, match="Unknown search method 'bm42'"):
         lab.evaluate("bm42")
+
+
+def test_the_lab_loads_only_when_used_and_never_an_embedding_library() -> None:
+    used = modules_after(
+        "import sys\n"
+        "from workbench import Registry\n"
+        "r = Registry()\n"
+        "r.add_tools('s', [{'name': 'add', 'description': 'Add two numbers.'}])\n"
+        "r.search('add')\n"
+        "assert not [m for m in sys.modules if m.startswith('workbench.registry.lab')]\n"
+        "r.evaluate([{'text': 'add', 'expected': ['s.add']}])\n"
+    )
+    assert "workbench.registry.lab.evaluate" in used
+    assert not used & {"pandas", "model2vec", "fastembed", "wordllama", "sentence_transformers"}
