@@ -1,9 +1,10 @@
 """Every documented way to wait on a call gives control back soon after a kernel interrupt (F15).
 
 ``call``, ``%mcp call``, ``await acall``, ``submit().result()`` and
-``await asyncio.wrap_future(submit(...))`` each wait on a 30 s tool that is interrupted after
-about a second: the kernel goes idle promptly, the tool sees its cancellation, the history says
-``cancelled`` and the next call works. Unpatched kernels and nest_asyncio ones alike.
+``await asyncio.wrap_future(submit(...))`` each wait on a 30 s tool that is interrupted once
+it has started on the server: the kernel goes idle promptly, the tool sees its cancellation,
+the history says ``cancelled`` and the next call works. Unpatched kernels and nest_asyncio ones
+alike.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.kernel.snippets import WAIT_HERE
+from tests.kernel.snippets import WAIT_HERE, forget_started, wait_until_started
 
 pytestmark = pytest.mark.kernel
 
@@ -66,9 +67,10 @@ def test_f15_every_way_of_waiting_returns_soon_after_an_interrupt(
 ) -> None:
     ok(session, "cancelled.clear()")
     calls_before = int(ok(session, "print(len(wb.history))"))
+    started = forget_started(session)
     msg_id = session.send(f'print("calling", flush=True)\n{WAYS[way]}')
     session.wait_for_stdout(msg_id, "calling", timeout=10)
-    time.sleep(1.0)
+    wait_until_started(started)
     sent = time.monotonic()
     session.interrupt()
     status, _, err = session.collect(msg_id, timeout=40)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.kernel.snippets import WAIT_HERE
+from tests.kernel.snippets import WAIT_HERE, forget_started, wait_until_started
 from tests.processes import children
 
 pytestmark = pytest.mark.kernel
@@ -104,9 +104,10 @@ def test_interrupt_returns_control_and_cancels_on_the_server(
     kernel: Kernel, cell: str, record_timing: Callable[[str, float], None]
 ) -> None:
     kernel.ok("cancelled.clear()")
+    started = forget_started(kernel.session)
     msg_id = kernel.session.send(f'print("calling", flush=True)\n{INTERRUPTED[cell]}')
     kernel.session.wait_for_stdout(msg_id, "calling", timeout=10)
-    time.sleep(1.0)
+    wait_until_started(started)
     sent = time.monotonic()
     kernel.session.interrupt()
     status, _, err = kernel.session.collect(msg_id, timeout=15)
