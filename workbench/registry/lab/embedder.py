@@ -150,7 +150,10 @@ def model2vec_embedder(
             f"model2vec_embedder needs model2vec: pip install model2vec ({exc})"
         ) from exc
     loaded = static.from_pretrained(model, **load)
-    return RegistryEmbedder(lambda texts: loaded.encode(texts), name=f"model2vec-{model}")
+    # One process: a kernel should not fork workers for a large catalog (model2vec would).
+    return RegistryEmbedder(
+        lambda texts: loaded.encode(texts, use_multiprocessing=False), name=f"model2vec-{model}"
+    )
 
 
 def fastembed_embedder(model: str = "BAAI/bge-small-en-v1.5", **load: Any) -> RegistryEmbedder:
