@@ -12,11 +12,12 @@ Screenshots: test-artifacts/browser/<test>/.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from playwright.sync_api import FrameLocator, Locator, expect
 
-from tests.browser.jupyter_browser import LabPage
+from tests.browser.jupyter_browser import VIEWPORT, LabPage
 
 NOTEBOOK = "apps-host.ipynb"
 UNTRUSTED = "apps-host-untrusted.ipynb"
@@ -27,7 +28,7 @@ APP_HTML = r"""<!DOCTYPE html>
 <html><head><title>Probe</title></head><body>
 <p id="theme">no context</p><p id="input">no input</p><p id="result">no result</p>
 <p id="answer">no answer</p><p id="changed">no change</p>
-<button id="add">add</button>
+<button id="add">add</button><button id="say">say</button>
 <script>
 let next = 0;
 const waiting = new Map();
@@ -71,6 +72,9 @@ document.getElementById('add').onclick = () => request(
   'tools/call', {name: 'add', arguments: {a: 2, b: 40}}
 ).then(result => show('answer', 'sum ' + result.structuredContent.result),
         error => show('answer', 'error ' + error.message));
+document.getElementById('say').onclick = () => request(
+  'ui/message', {role: 'user', content: [{type: 'text', text: '<b>hi</b> from the app'}]}
+).then(() => show('answer', 'said'), error => show('answer', 'error ' + error.message));
 </script></body></html>"""
 
 SERVER_CELL = f'''import workbench
@@ -162,6 +166,25 @@ def test_an_app_draws_gets_its_result_calls_the_kernel_and_waits_when_untrusted(
     history = lab.run_cell_with("print([(c.tool_id, c.source) for c in wb.history][-1])", 2)
     assert "probe.add" in history and "app" in history
 
+    # ui/message: shown under the App as text (never markup) and kept on the call's record.
+    app.locator("#say").click()
+    expect(app.locator("#answer")).to_have_text("said")
+    expect(output.locator(".jp-wb-app-note")).to_have_text("App message: <b>hi</b> from the app")
+    expect(output.locator(".jp-wb-app-note b")).to_have_count(0)
+    notes = lab.run_cell_with(
+        "print([c.app_notes for c in wb.history if c.tool_id == 'probe.show'])", 2
+    )
+    assert "'kind': 'message'" in notes and "<b>hi</b> from the app" in notes
+
+    # Full screen: an overlay over the whole window; Escape leaves it.
+    output.get_by_role("button", name="Full screen").click()
+    expect(output.locator(".jp-wb-app")).to_have_class(re.compile("jp-wb-app-fullscreen"))
+    box = frame_element.bounding_box()
+    assert box is not None and box["height"] > VIEWPORT["height"] * 0.8, box
+    lab.screenshot("fullscreen")
+    lab.page.keyboard.press("Escape")
+    expect(output.locator(".jp-wb-app")).not_to_have_class(re.compile("jp-wb-app-fullscreen"))
+
     # A theme switch reaches the App as a host-context change.
     try:
         set_theme(lab, "JupyterLab Dark")
@@ -172,6 +195,16 @@ def test_an_app_draws_gets_its_result_calls_the_kernel_and_waits_when_untrusted(
         lab.server.api("PUT", THEMES, {"raw": json.dumps({"theme": "JupyterLab Light"})})
     expect(app.locator("#changed")).to_contain_text("changed light ")
     lab.screenshot("live")
+
+    # The App's HTML changed in the kernel: the output reloads it with the same input and result.
+    lab.run_cell_with(
+        'APP_HTML = APP_HTML.replace("no change", "reloaded page")\n'
+        "from workbench.lab.apps_comm import push_reload\n"
+        'push_reload("probe", "ui://probe/app.html")',
+        2,
+    )
+    expect(app.locator("#changed")).to_have_text("reloaded page")
+    expect(app.locator("#result")).to_have_text("result n=21 double=42")
 
     # Saved and received by someone else: the Observation draws, the App waits for a click.
     lab.save(NOTEBOOK, until=has_app)

@@ -147,7 +147,7 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
       return;
     }
     this._frame?.dispose();
-    const frame = new AppFrame(page, doc.input ?? {}, doc.result ?? {}, this._host);
+    const frame = new AppFrame(page, doc.input ?? {}, (doc.result ?? {}) as unknown as JSONObject, this._host);
     this._frame = frame;
     this._setHeight(150);
     frame.mount(this._holder).catch(error => {
@@ -233,7 +233,7 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
       if (reply.type !== 'result') {
         throw new Error(`unexpected reply ${reply.type}`);
       }
-      return reply.result;
+      return reply.result as unknown as JSONObject;
     },
     readResource: async uri => {
       const doc = this._doc as IAppDoc;

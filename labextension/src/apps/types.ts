@@ -1,59 +1,28 @@
 /**
  * The App document (contract C1, `application/vnd.workbench.app+json`, version 1) and the
- * `workbench.apps` comm messages (contract C2). Written against the contracts; the kernel
+ * `workbench.apps` comm messages (contract C2), as generated from their schemas; the kernel
  * side builds them (workbench/apps/hosting.py, workbench/lab/apps_comm.py).
  */
-export const APP_MIME = 'application/vnd.workbench.app+json';
+import type { AppsReload, AppsReply, AppsRequest } from '../generated/apps-comm';
+import type { AppCSP, AppDocument } from '../generated/documents';
 
-export interface IAppCsp {
-  connectDomains?: string[];
-  resourceDomains?: string[];
-  frameDomains?: string[];
-  baseUriDomains?: string[];
-}
+export const APP_MIME = 'application/vnd.workbench.app+json';
 
 export type JSONObject = Record<string, unknown>;
 
-export interface IAppDoc {
-  version: 1;
-  server: string;
-  tool: string;
-  uri: string;
-  html: string;
-  html_sha256: string;
-  csp: IAppCsp | null;
-  permissions: JSONObject | null;
-  prefers_border: boolean | null;
-  input: JSONObject;
-  result: JSONObject;
-  call_id: string;
-  live: boolean;
-}
+/** The shapes are generated from the JSON Schemas (workbench/display/schemas/). */
+export type IAppCsp = AppCSP;
+export type IAppDoc = AppDocument;
 
 /** The App's HTML and the resource's `_meta.ui` parts a reload replaces. */
 export type IAppPage = Pick<IAppDoc, 'html' | 'html_sha256' | 'csp' | 'permissions' | 'prefers_border'>;
 
 /** Requests the frontend sends (the link adds `seq`). */
-export type AppAsk =
-  | { type: 'call'; server: string; tool: string; arguments: JSONObject; uri: string; call_id: string }
-  | { type: 'read'; server: string; uri: string }
-  | { type: 'html'; server: string; uri: string }
-  | { type: 'note'; call_id: string; kind: 'message' | 'model_context'; payload: JSONObject };
+export type AppAsk = AppsRequest extends infer R ? (R extends { seq: unknown } ? Omit<R, 'seq'> : never) : never;
 
 /** Replies (with the request's `seq`) and the kernel's push (without). */
-export type AppReply =
-  | { type: 'result'; seq: number; result: JSONObject }
-  | { type: 'resource'; seq: number; contents: JSONObject[] }
-  | ({ type: 'html'; seq: number } & IAppPage)
-  | { type: 'ok'; seq: number }
-  | { type: 'error'; seq: number; message: string };
-
-export interface IReloadPush {
-  type: 'reload';
-  server: string;
-  uri: string;
-  html_sha256: string;
-}
+export type AppReply = Exclude<AppsReply, AppsReload>;
+export type IReloadPush = AppsReload;
 
 function isObject(value: unknown): value is JSONObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
