@@ -5,6 +5,7 @@ list changes on, as a 2026-07-28 server does."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import mcp_types
@@ -16,6 +17,7 @@ from workbench.apps.cache import MAX_HTML_BYTES
 APP_URI = "ui://counter/app.html"
 PLAIN_URI = "ui://counter/plain.html"
 BIG_URI = "ui://counter/big.html"
+STUCK_URI = "ui://counter/stuck.html"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 CSP = {"connectDomains": ["https://api.example"], "resourceDomains": []}
 
@@ -72,6 +74,11 @@ class AppServer:
             """Names an App that is no ui:// resource (and a visibility that is no list)."""
             return "elsewhere"
 
+        @server.tool(meta=ui(STUCK_URI))
+        def stuck() -> str:
+            """Its App's server never answers the read."""
+            return "stuck"
+
         @server.tool
         def no_app() -> str:
             """A tool with no App."""
@@ -86,6 +93,11 @@ class AppServer:
         @server.resource(PLAIN_URI, mime_type="text/plain")
         def plain_app() -> str:
             return "no html"
+
+        @server.resource(STUCK_URI, mime_type=APP_MIME_TYPE)
+        async def stuck_app() -> str:
+            await asyncio.Event().wait()  # until the read is cancelled
+            return ""
 
         @server.resource(BIG_URI, mime_type=APP_MIME_TYPE)
         def big_app() -> str:

@@ -139,7 +139,7 @@ def test_app_only_tools_are_kept_from_models_but_not_from_people(apps: Workbench
     assert "No tool" in proxy.call_tool("counter.reset_counter")
     assert "reset_counter" not in proxy.server_summary()
     assert "counter.reset_counter" in apps.registry  # a person may still call it
-    assert len(apps.registry) == len(apps.registry.tools()) == 8
+    assert len(apps.registry) == len(apps.registry.tools()) == 9
     assert apps.call("counter.reset_counter").text == "reset"
 
 
@@ -152,3 +152,11 @@ def test_an_apps_own_calls_and_reads_are_recorded_as_the_apps(apps: Workbench) -
     last = apps.history[-1]
     assert (last.source, last.kind, last.tool_id) == ("app", "resource", APP_URI)
     assert apps.call("counter.no_app") and apps.history[-1].source == "kernel"
+
+
+def test_a_call_cancelled_while_its_app_is_read_is_still_recorded(apps: Workbench) -> None:
+    future = apps.submit("counter.stuck")
+    wait_for(lambda: apps.app_host.cache.reads == 1, what="the App's read to start")
+    future.cancel()
+    wait_for(lambda: len(apps.history) == 1, what="the call's record")
+    assert apps.history[-1].tool_id == "counter.stuck"

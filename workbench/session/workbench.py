@@ -379,8 +379,10 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Publishing, Signing, Task
         if self._closed and observation.is_error:
             # Closing the Workbench ended this call; it did not fail on its own (F16).
             observation = self._cancelled(entry, started, " when the Workbench was closed")
-        app = await self.app_host.prepare(entry, observation)  # a UI tool's App (apps/)
-        call = self.history.record(entry.id, entry.server, raw, observation)
+        try:
+            app = await self.app_host.prepare(entry, observation)  # a UI tool's App (apps/)
+        finally:  # recorded even when the call is cancelled while its App is read
+            call = self.history.record(entry.id, entry.server, raw, observation)
         return self.app_host.attach(observation, entry, raw, call.id, app)
 
     def _refuse_entry(self, name: str, source: str, reason: str) -> ServerInfo:
