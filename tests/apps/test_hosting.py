@@ -86,10 +86,15 @@ def test_the_html_is_read_once_per_version(apps: Workbench, served: AppServer) -
     served.html = "<!doctype html><p>two</p>"
     assert bundle(apps.call("counter.count"))[APP_MIME]["html_sha256"] == first["html_sha256"]
     # What Connection._announce hands on for a server's notifications/resources/updated
-    # (a 2026-07-28 server sends it only to listen streams that name the URI).
+    # (a 2026-07-28 server sends it only to listen streams that name the URI): the App,
+    # drawn before, is read again at once and its new hash told to the comm's followers.
+    reloads: list[tuple[str, str, str]] = []
+    apps.app_host.reloads.subscribe(reloads.append)
     apps._changes.notify(ServerChange("counter", "resource", APP_URI))
+    wait_for(lambda: reloads, what="a reload")
     second = bundle(apps.call("counter.count"))[APP_MIME]
     assert (cache.reads, second["html"]) == (2, served.html)
+    assert reloads == [("counter", APP_URI, second["html_sha256"])]
 
     apps.call("counter.count")
     assert cache.reads == 2
