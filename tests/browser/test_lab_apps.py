@@ -33,6 +33,8 @@ SHARED = "apps-shared.ipynb"
 HOSTILE = Path(__file__).parents[1] / "fixtures" / "hostile_app_server.py"
 ISO_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 NAME = "test_lab_apps"
+WAIT = 20_000
+"""Milliseconds to wait for what an App shows after a round trip (a loaded machine is slow)."""
 REFUSALS = (
     "Content Security Policy",
     "sandbox",
@@ -218,10 +220,12 @@ def kernel_print(lab: LabPage, expression: str) -> str:
 def test_calling_get_time_draws_the_app_with_the_time_the_server_answered(lab: LabPage) -> None:
     index, _ = run(lab, "%mcp call basic.get-time")
     output = lab.cells().nth(index).locator(".jp-wb-app-output")
-    expect(output).to_have_count(1)
-    expect(output.locator(".jp-wb-app-bar")).to_contain_text("ui://get-time/mcp-app.html")
+    expect(output).to_have_count(1, timeout=WAIT)
+    expect(output.locator(".jp-wb-app-bar")).to_contain_text(
+        "ui://get-time/mcp-app.html", timeout=WAIT
+    )
     answered = kernel_print(lab, "wb.history[-1].observation.structured_content['time']")
-    expect(app_in(lab, index).locator("#server-time")).to_have_text(answered)
+    expect(app_in(lab, index).locator("#server-time")).to_have_text(answered, timeout=WAIT)
     assert ISO_TIME.match(answered), answered
     lab.screenshot("get-time drawn")
 
@@ -232,7 +236,7 @@ def test_a_button_in_the_app_calls_the_server_through_the_kernel(lab: LabPage) -
     shown = app.locator("#server-time")
     before = shown.inner_text()
     app.locator("#get-time-btn").click()
-    expect(shown).not_to_have_text(before)
+    expect(shown).not_to_have_text(before, timeout=WAIT)
     assert ISO_TIME.match(shown.inner_text()), shown.inner_text()
     rows = history(lab)
     assert ["basic.get-time", "app", "ok"] in rows, rows
@@ -242,14 +246,14 @@ def test_a_button_in_the_app_calls_the_server_through_the_kernel(lab: LabPage) -
 def test_the_lab_theme_reaches_the_app(lab: LabPage) -> None:
     index = first_app_cell(lab, "ui://get-time/mcp-app.html")
     root = app_in(lab, index).locator("html")
-    expect(root).to_have_attribute("data-theme", "light")
+    expect(root).to_have_attribute("data-theme", "light", timeout=WAIT)
     try:
         lab.menu("Settings", "Theme", "JupyterLab Dark")
-        expect(root).to_have_attribute("data-theme", "dark")
+        expect(root).to_have_attribute("data-theme", "dark", timeout=WAIT)
         lab.screenshot("dark")
     finally:
         lab.menu("Settings", "Theme", "JupyterLab Light")  # the server's settings are shared
-    expect(root).to_have_attribute("data-theme", "light")
+    expect(root).to_have_attribute("data-theme", "light", timeout=WAIT)
 
 
 def first_app_cell(lab: LabPage, uri: str) -> int:
@@ -274,8 +278,12 @@ def test_the_budget_allocator_draws_its_sliders(lab: LabPage) -> None:
         )
     )
     assert categories > 0
-    expect(app.locator("#sliders-container input[type=range]")).to_have_count(categories)
-    expect(app.locator("#status-bar")).not_to_have_text(re.compile(r"Allocated: \$0 / \$0"))
+    expect(app.locator("#sliders-container input[type=range]")).to_have_count(
+        categories, timeout=WAIT
+    )
+    expect(app.locator("#status-bar")).not_to_have_text(
+        re.compile(r"Allocated: \$0 / \$0"), timeout=WAIT
+    )
     lab.screenshot("budget drawn")
 
 
@@ -295,7 +303,7 @@ def test_a_hostile_app_reaches_neither_the_page_nor_the_network_nor_forbidden_to
     index, _ = run(lab, "%mcp call hostile.hostile")
     app = app_in(lab, index)
     # The App's own word is only a signal that it has tried everything (never the verdict).
-    expect(app.locator("body")).to_have_attribute("data-done", "yes")
+    expect(app.locator("body")).to_have_attribute("data-done", "yes", timeout=WAIT)
     lab.cells().nth(index).scroll_into_view_if_needed()
     lab.screenshot("hostile drawn")
 
@@ -320,7 +328,7 @@ def test_an_app_that_declares_the_origin_reaches_it(lab: LabPage, listener: List
     """The control for the test above: the same port, declared in connectDomains, is reached
     (so a silent port there means the policy blocked the App)."""
     index, _ = run(lab, "%mcp call hostile.declared")
-    expect(app_in(lab, index).locator("body")).to_have_attribute("data-done", "yes")
+    expect(app_in(lab, index).locator("body")).to_have_attribute("data-done", "yes", timeout=WAIT)
     wait_for(lambda: "/declared" in listener.paths, seconds=10)
     assert listener.paths == ["/declared"], listener.paths
 
@@ -356,7 +364,7 @@ def test_a_forged_post_message_from_another_frame_calls_nothing(lab: LabPage) ->
     shown = app.locator("#server-time")
     previous = shown.inner_text()
     app.locator("#get-time-btn").click()
-    expect(shown).not_to_have_text(previous)
+    expect(shown).not_to_have_text(previous, timeout=WAIT)
     lab.page.evaluate("() => document.getElementById('forger').remove()")
 
     ran = ran_by_hostile(lab)
@@ -397,17 +405,17 @@ def test_the_saved_app_redraws_without_a_kernel_and_an_untrusted_copy_waits(
 
     panel = lab.reopen(NOTEBOOK, "lab")
     output = panel.locator(".jp-wb-app-output").first
-    expect(output.locator(".jp-wb-app-status")).to_contain_text("Live calls are off")
+    expect(output.locator(".jp-wb-app-status")).to_contain_text("Live calls are off", timeout=WAIT)
     frame = output.locator("iframe.jp-wb-app-frame")
-    expect(frame.content_frame.locator("#server-time")).to_have_text(str(time))
+    expect(frame.content_frame.locator("#server-time")).to_have_text(str(time), timeout=WAIT)
     lab.screenshot("reopened without a kernel")
 
     panel = lab.reopen(SHARED, "lab")
     output = panel.locator(".jp-wb-app-output").first
     run_it = output.locator(".jp-wb-app-run")
-    expect(run_it).to_have_text("Run this app")
+    expect(run_it).to_have_text("Run this app", timeout=WAIT)
     expect(output.locator("iframe")).to_have_count(0)
     lab.screenshot("untrusted copy")
     run_it.click()
     frame = output.locator("iframe.jp-wb-app-frame")
-    expect(frame.content_frame.locator("#server-time")).to_have_text(str(time))
+    expect(frame.content_frame.locator("#server-time")).to_have_text(str(time), timeout=WAIT)
