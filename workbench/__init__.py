@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         ToolDefinition,
         tool,
     )
+    from workbench.tools.app_definition import App
     from workbench.tools.prompt_definition import prompt
     from workbench.tools.resource_definition import resource
     from workbench.widgets.browser import ToolBrowser
@@ -47,6 +48,7 @@ _LAZY = {
     "tool": "workbench.tools",
     "resource": "workbench.tools.resource_definition",
     "prompt": "workbench.tools.prompt_definition",
+    "App": "workbench.tools.app_definition",
     "Registry": "workbench.registry",
     "SearchHit": "workbench.registry",
     "SearchResults": "workbench.registry",
@@ -62,6 +64,7 @@ _LAZY = {
 
 __all__ = [
     "Action",
+    "App",
     "FunctionTool",
     "MissingCapability",
     "NoOneToAsk",
