@@ -25,6 +25,7 @@ from workbench.errors import ConnectionFailedError, RequestFailedError
 from workbench.features.log_levels import LOG_LEVELS
 from workbench.listeners import warn_raised
 from workbench.mcp.answers import CallAnswers, ClientAnswers, ServerAnswerer
+from workbench.mcp.direct import DirectCall, answer_directly
 from workbench.mcp.failures import (
     explain_call_failure,
     explain_connect_failure,
@@ -194,8 +195,10 @@ class Connection:
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
         answers: CallAnswers | None = None,
+        direct: DirectCall | None = None,
     ) -> Observation:
-        """Call a tool; every failure becomes an error Observation.
+        """Call a tool; every failure becomes an error Observation. ``direct`` answers it
+        in process instead of the client (``direct.py``).
 
         A connection found dead (lost in an earlier call, or a stdio server whose process
         exited since) is reconnected once before the call. An HTTP server that no longer
@@ -209,7 +212,7 @@ class Connection:
         running = answers or CallAnswers.here(tool)
         self._running.append(running)
         try:
-            return await self._call(tool, arguments, timeout, on_progress)
+            return await self._call(tool, arguments, timeout, on_progress, direct)
         finally:
             self._running.remove(running)
 
@@ -219,6 +222,7 @@ class Connection:
         arguments: dict[str, Any],
         timeout: float | None,
         on_progress: ProgressCallback | None,
+        direct: DirectCall | None = None,
     ) -> Observation:
         bad_timeout = timeout_problem(timeout)
         if bad_timeout is not None:
@@ -233,7 +237,7 @@ class Connection:
         limit = timeout if timeout is not None else self.spec.call_timeout
         client, refusal = self._client, self._refusal
         try:
-            result = await self._send(tool, arguments, limit, on_progress)
+            result = await self._send(tool, arguments, limit, on_progress, direct)
         except Exception as error:
             said = self._refusal if self._refusal is not refusal else None
             if said is None or not is_stale_session(error, *said):
@@ -241,7 +245,7 @@ class Connection:
             try:
                 await self._reopen(client)
                 left = max(limit - (time.perf_counter() - started), 0.001)
-                result = await self._send(tool, arguments, left, on_progress)
+                result = await self._send(tool, arguments, left, on_progress, direct)
             except ConnectionFailedError as reopen_error:
                 message = (
                     f"{self.name!r} no longer knows this session (HTTP {said[0]}: {said[1]}) "
@@ -312,14 +316,14 @@ class Connection:
     # -- internals ------------------------------------------------------------------------
 
     async def _send(
-        self,
-        tool: str,
-        arguments: dict[str, Any],
-        limit: float,
-        on_progress: ProgressCallback | None,
-    ) -> Any:
+        self, tool: str, arguments: dict[str, Any], limit: float,
+        on_progress: ProgressCallback | None, direct: DirectCall | None = None,
+    ) -> Any:  # fmt: skip
+        progress = _progress_handler(on_progress)
+        if direct is not None:  # answered in process: no MCP hop (direct.py)
+            return await answer_directly(direct, self, tool, arguments, limit, progress)
         return await self._client.call_tool_mcp(
-            tool, arguments, timeout=limit, progress_handler=_progress_handler(on_progress)
+            tool, arguments, timeout=limit, progress_handler=progress
         )
 
     def _failed(

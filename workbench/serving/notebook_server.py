@@ -145,7 +145,12 @@ class DefinitionTool(Tool):
         return made
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
-        with serving(self._definition.name, _request_context()) as context:
+        return await self.answer(arguments, _request_context())
+
+    async def answer(self, arguments: dict[str, Any], request: Any) -> ToolResult:
+        """The call answered for ``request``: fastmcp's Context of the call, or what stands
+        for it on a served call that skips the MCP hop (``direct.py``); None: silent."""
+        with serving(self._definition.name, request) as context:
             observation = await run_definition(self._definition, arguments)
         await context.sent()  # progress and logs reach the client before the answer
         refusal = refusal_of(observation)
@@ -167,6 +172,7 @@ class LocalServer:
         )
         self._owners: dict[str, str] = {}
         self._definitions: dict[str, ToolDefinition[Any, Any]] = {}
+        self._tools: dict[str, DefinitionTool] = {}  # as served, for direct calls
         # Resources, templates and prompts of cells: read from the table at each request.
         self.offers = OfferTable()
         self.offers_provider = OffersProvider(lambda: self.offers)
@@ -180,6 +186,10 @@ class LocalServer:
         """The notebook tools' definitions, by name (``Workbench.export`` writes them out)."""
         return [self._definitions[name] for name in sorted(self._definitions)]
 
+    def tool(self, name: str) -> DefinitionTool | None:
+        """The tool ``name`` as this server runs it, or None."""
+        return self._tools.get(name)
+
     def owner_of(self, name: str) -> str | None:
         """Who defined the tool ``name`` (a cell, say), or None if there is no such tool."""
         return self._owners.get(name)
@@ -188,15 +198,18 @@ class LocalServer:
         """Add or replace one tool."""
         if definition.name in self._owners:
             self.server.local_provider.remove_tool(definition.name)
-        self.server.add_tool(DefinitionTool.wrap(definition))
+        served = DefinitionTool.wrap(definition)
+        self.server.add_tool(served)
         self._owners[definition.name] = owner
         self._definitions[definition.name] = definition
+        self._tools[definition.name] = served
 
     def remove(self, name: str) -> bool:
         """Remove one tool; False if there was none by that name."""
         if self._owners.pop(name, None) is None:
             return False
         del self._definitions[name]
+        del self._tools[name]
         self.server.local_provider.remove_tool(name)
         return True
 

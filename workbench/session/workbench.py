@@ -36,6 +36,7 @@ from workbench.history import CALL_SOURCE, OUTSIDE, History
 from workbench.listeners import Listeners
 from workbench.mcp.answers import ClientAnswers
 from workbench.mcp.connection import LogRecord, ProgressCallback, ServerChange
+from workbench.mcp.direct import DirectCall
 from workbench.mcp.manager import ConnectionManager, ServerInfo
 from workbench.mcp.release import Release, weakly
 from workbench.names import LOCAL_SERVER
@@ -423,8 +424,9 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Publishing, Signing, Task
         if entry.server in self._manager:
             connection = self._manager.get(entry.server)
             call = connection.call(
-                entry.name, action.to_arguments(), timeout=timeout, on_progress=on_progress
-            )
+                entry.name, action.to_arguments(), timeout=timeout, on_progress=on_progress,
+                direct=self._direct(entry.server),
+            )  # fmt: skip
             if entry.server != LOCAL_SERVER:
                 return await call
             # A notebook tool a sync call displaced: its timeout says to await it instead.
@@ -438,6 +440,15 @@ class Workbench(ServerLogs, Offerings, NotebookOffers, Publishing, Signing, Task
         if entry.server == LOCAL_SERVER:
             message += " Notebook tools are served with Workbench.add_tools(...) or %%tool."
         return Observation.error(ErrorKind.CONNECTION, message, duration=0.0)
+
+    def _direct(self, server: str) -> DirectCall | None:
+        """Who answers a served call of a notebook tool in process, without the MCP hop
+        inside the kernel (``serving/direct.py``); None: the connection's client does."""
+        if server != LOCAL_SERVER or self._local is None or CALL_SOURCE.get() != OUTSIDE:
+            return None
+        from workbench.serving.direct import DirectCalls
+
+        return DirectCalls(self._local)
 
     def _local_server(self) -> LocalServer:
         """The notebook server, (re)connected when it is not (first use, or disconnected)."""
