@@ -20,7 +20,14 @@ from pathlib import Path
 import pytest
 
 from tests.shell import ip, mcp, snapshot, state
+from workbench.mcp.warm_up import defer_iri_grammar
 from workbench.session import Workbench
+
+# The IRI grammar that importing jsonschema builds (about 3 s of CPU, in each pytest process,
+# while it collects: nbformat imports jsonschema) waits until a test checks an ``iri`` format,
+# as it does in a kernel where the workbench connects (workbench/mcp/warm_up.py; its own tests
+# run fresh interpreters).
+defer_iri_grammar()
 
 __all__ = ["ip", "mcp", "snapshot", "state"]  # the shell's fixtures, for every test module
 
