@@ -86,6 +86,7 @@ def test_the_wheel_holds_the_built_extension(wheel: Path) -> None:
     assert f"{data}/package.json" in names
     assert f"{data}/install.json" in names
     assert f"{data}/static/style.js" in names
+    assert f"{data}/app-sdk/app-with-deps.js" in names  # %%app inlines it (no CDN)
     assert any(re.fullmatch(rf"{re.escape(data)}/static/remoteEntry\.\w+\.js", n) for n in names)
     package = json.loads(zipfile.ZipFile(wheel).read(f"{data}/package.json"))
     assert package["name"] == EXTENSION
