@@ -28,7 +28,8 @@ APP_HTML = r"""<!DOCTYPE html>
 <html><head><title>Probe</title></head><body>
 <p id="theme">no context</p><p id="input">no input</p><p id="result">no result</p>
 <p id="answer">no answer</p><p id="changed">no change</p>
-<button id="add">add</button><button id="say">say</button>
+<button id="add">add</button><button id="say">say</button><button id="link">link</button>
+<button id="script">script link</button>
 <script>
 let next = 0;
 const waiting = new Map();
@@ -72,6 +73,10 @@ document.getElementById('add').onclick = () => request(
   'tools/call', {name: 'add', arguments: {a: 2, b: 40}}
 ).then(result => show('answer', 'sum ' + result.structuredContent.result),
         error => show('answer', 'error ' + error.message));
+const open = url => request('ui/open-link', {url}).then(
+  () => show('answer', 'opened'), error => show('answer', 'refused ' + error.message));
+document.getElementById('link').onclick = () => open('https://example.org/<page>');
+document.getElementById('script').onclick = () => open('javascript:alert(1)');
 document.getElementById('say').onclick = () => request(
   'ui/message', {role: 'user', content: [{type: 'text', text: '<b>hi</b> from the app'}]}
 ).then(() => show('answer', 'said'), error => show('answer', 'error ' + error.message));
@@ -175,6 +180,16 @@ def test_an_app_draws_gets_its_result_calls_the_kernel_and_waits_when_untrusted(
         "print([c.app_notes for c in wb.history if c.tool_id == 'probe.show'])", 2
     )
     assert "'kind': 'message'" in notes and "<b>hi</b> from the app" in notes
+
+    # ui/open-link: the person sees the address as text and decides; only http(s) is asked.
+    app.locator("#link").click()
+    dialog = lab.page.locator(".jp-Dialog")
+    expect(dialog).to_contain_text("https://example.org/%3Cpage%3E")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(app.locator("#answer")).to_have_text("refused Link opening denied by user")
+    app.locator("#script").click()
+    expect(app.locator("#answer")).to_have_text("refused Only http and https links open.")
+    expect(dialog).to_have_count(0)
 
     # Full screen: an overlay over the whole window; Escape leaves it.
     output.get_by_role("button", name="Full screen").click()

@@ -4,7 +4,6 @@
  * saved and re-opened without one, drawn from its saved HTML with calls answered by an
  * error. In an untrusted output no App HTML runs until the person clicks "Run this app".
  */
-import { showDialog, Dialog } from '@jupyterlab/apputils';
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Kernel } from '@jupyterlab/services';
 import { Message } from '@lumino/messaging';
@@ -13,7 +12,8 @@ import { Widget } from '@lumino/widgets';
 import { el, fallback, note, toJson } from '../render/dom';
 import { OBSERVATION_MIME, renderWorkbenchDoc } from '../render/observation';
 import { MAX_INLINE_HEIGHT, hostContext } from './context';
-import { AppFrame, DisplayMode, IFrameHost } from './frame';
+import { confirmLink } from './openlink';
+import type { AppFrame, DisplayMode, IFrameHost } from './frame';
 import { AppsLink, AppsLinks, LinkClosed } from './link';
 import { APP_MIME, AppReply, IAppDoc, IAppPage, IReloadPush, JSONObject, isAppDoc } from './types';
 
@@ -125,7 +125,7 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
 
   private _start(): void {
     const doc = this._doc;
-    if (!doc || !this._allowed || this._frame || !this.isAttached || !this._holder) {
+    if (!doc || !this._allowed || this._running || !this.isAttached || !this._holder) {
       return;
     }
     const kernel = doc.live === false ? null : this.services.kernelFor(this.node);
@@ -146,18 +146,33 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
     if (!doc || !this._holder) {
       return;
     }
+    const holder = this._holder;
     this._frame?.dispose();
-    const frame = new AppFrame(page, doc.input ?? {}, (doc.result ?? {}) as unknown as JSONObject, this._host);
-    this._frame = frame;
-    this._setHeight(150);
-    frame.mount(this._holder).catch(error => {
-      console.warn('workbench: the App could not start', error);
-      this._say(`The App could not start: ${String(error)}`);
-    });
+    this._frame = null;
+    this._running = true;
+    const generation = ++this._generation;
+    // the host library loads with the first App, not with JupyterLab
+    import('./frame')
+      .then(({ AppFrame }) => {
+        if (generation !== this._generation || this.isDisposed) {
+          return;
+        }
+        const result = (doc.result ?? {}) as unknown as JSONObject;
+        const frame = new AppFrame(page, doc.input ?? {}, result, this._host);
+        this._frame = frame;
+        this._setHeight(150);
+        return frame.mount(holder);
+      })
+      .catch(error => {
+        console.warn('workbench: the App could not start', error);
+        this._say(`The App could not start: ${String(error)}`);
+      });
   }
 
   private _stop(): void {
     this._setMode('inline');
+    this._generation++;
+    this._running = false;
     this._frame?.dispose();
     this._frame = null;
   }
@@ -191,7 +206,7 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
       .then(reply => {
         if (reply.type === 'html' && typeof reply.html === 'string' && this._allowed && !this.isDisposed) {
           this._page = reply;
-          if (this._frame) {
+          if (this._running) {
             this._load(reply);
           }
         }
@@ -262,6 +277,7 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
     },
     stopped: why => {
       this._frame = null;
+      this._running = false;
       this._say(
         why === 'moved'
           ? 'The App stopped when its output moved; run the cell again to restart it.'
@@ -332,6 +348,8 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
   private _page: IAppPage | null = null;
   private _allowed = true;
   private _frame: AppFrame | null = null;
+  private _running = false;
+  private _generation = 0;
   private _link: AppsLink | null = null;
   private _offline: string | null = null;
   private _mode: DisplayMode = 'inline';
@@ -357,30 +375,4 @@ export function noteText(payload: JSONObject): string {
     parts.push(toJson(payload.structuredContent));
   }
   return parts.join(' ').slice(0, 4000);
-}
-
-/** Ask before opening a link an App wants; only http(s), in a new tab without an opener. */
-export async function confirmLink(url: string): Promise<boolean> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error('Invalid URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error('Only http and https links open.');
-  }
-  const body = el('div', 'jp-wb-app-link');
-  body.appendChild(el('div', '', 'An MCP App asks to open this address in a new tab:'));
-  body.appendChild(el('code', 'jp-wb-uri jp-wb-app-link-url', parsed.href));
-  const answer = await showDialog({
-    title: 'Open a link from an App?',
-    body: new Widget({ node: body }),
-    buttons: [Dialog.cancelButton(), Dialog.okButton({ label: 'Open' })]
-  });
-  if (!answer.button.accept) {
-    throw new Error('Link opening denied by user');
-  }
-  window.open(parsed.href, '_blank', 'noopener,noreferrer');
-  return true;
 }
