@@ -106,6 +106,14 @@ def test_the_app_goes_with_the_tools_that_name_it(built: Workbench) -> None:
 
     handle = built.serve(expose=["plain"])
     assert with_client(handle.url, handle.token, work) == ([], ["plain"], False)
+
+    async def hidden(client: Client[Any]) -> str:
+        with pytest.raises(MCPError) as refused:
+            await client.read_resource("ui://notebook/clock")
+        return refused.value.error.message
+
+    said = with_client(handle.url, handle.token, hidden)  # hidden, not "not defined"
+    assert "not defined" not in said and "ui://notebook/clock" in said
     handle = built.serve(expose=["plain", "orphan"])  # named itself: served
     assert with_client(handle.url, handle.token, work)[0] == ["ui://notebook/orphan"]
     handle = built.serve(exclude=["clock"])  # excluded by name: kept out, its tools stay

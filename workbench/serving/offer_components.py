@@ -227,9 +227,14 @@ class OffersProvider(Provider):
 
     async def _get_resource(self, uri: str, version: VersionSpec | None = None) -> Resource | None:
         found = [d for d in self.resources() if d.uri == uri and not d.is_template]
-        if not found and app_name_of(uri) is not None:  # a tool names an App not made yet
-            return MissingApp(uri=uri, name=uri, mime_type=APP_MIME_TYPE)
+        if not found and app_name_of(uri) is not None and not self._defines(uri):
+            return MissingApp(uri=uri, name=uri, mime_type=APP_MIME_TYPE)  # defined later?
         return self._wrap("r", found[0]) if found else None
+
+    def _defines(self, uri: str) -> bool:
+        """Whether the table holds ``uri`` at all (a filter may hide it here)."""
+        table = self._table()
+        return table is not None and uri in table.resources
 
     async def _list_resource_templates(self) -> Sequence[ResourceTemplate]:
         return [self._wrap("t", d) for d in self.resources() if d.is_template]
