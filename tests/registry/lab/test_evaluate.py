@@ -160,3 +160,11 @@ def test_the_lab_loads_only_when_used_and_never_an_embedding_library() -> None:
     )
     assert "workbench.registry.lab.evaluate" in used
     assert not used & {"pandas", "model2vec", "fastembed", "wordllama", "sentence_transformers"}
+
+
+def test_a_word_reached_through_a_route_is_quoted_as_the_tool_spells_it(
+    demo_registry: Registry,
+) -> None:
+    (miss,) = demo_registry.evaluate([{"text": "send an sms", "expected": None}]).misses
+    matched = {ranked.id: ranked.matched for ranked in miss.above}
+    assert matched["demo.fail"] == ("send→message",)  # not the stem "messag"

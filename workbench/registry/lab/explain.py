@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from workbench.registry.entry import ToolEntry
 from workbench.registry.search import (
     MAX_QUERY_CHARS,
     MAX_QUERY_TERMS,
@@ -18,6 +19,22 @@ from workbench.registry.search import (
 from workbench.registry.vocabulary import STOPWORDS, stem, words
 
 __all__ = ["matched_terms"]
+
+
+def _spellings(entry: ToolEntry) -> dict[str, str]:
+    """Index terms (stems) of a tool, each as the tool first spells it ("messag" ->
+    "message"), so an explanation quotes the tool's own word."""
+    texts = [entry.name, entry.title or "", entry.description]
+    properties = entry.input_schema.get("properties")
+    if isinstance(properties, dict):
+        for key, sub in properties.items():
+            texts.append(str(key))
+            if isinstance(sub, dict) and isinstance(sub.get("description"), str):
+                texts.append(sub["description"])
+    found: dict[str, str] = {}
+    for word in words(" ".join(texts)):
+        found.setdefault(stem(word), word)
+    return found
 
 
 def matched_terms(index: SearchIndex, query: str, ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -41,6 +58,8 @@ def matched_terms(index: SearchIndex, query: str, ids: Iterable[str]) -> dict[st
         if slot is None:
             continue
         have = index._terms_of[slot]
+        entry = index._entries[slot]
+        spelt = _spellings(entry) if entry is not None else {}
         shown: list[str] = []
         for term, term_routes in routes.items():
             word = spelled.get(term, term)
@@ -48,6 +67,6 @@ def matched_terms(index: SearchIndex, query: str, ids: Iterable[str]) -> dict[st
             if term in reached:
                 shown.append(word)
             elif reached:
-                shown.append(f"{word}→{reached[0]}")
+                shown.append(f"{word}→{spelt.get(reached[0], reached[0])}")
         found[entry_id] = tuple(dict.fromkeys(shown))
     return found
