@@ -64,5 +64,9 @@ def test_pins_that_cannot_be_served_are_refused_before_serving(wb: Workbench) ->
     with pytest.raises(ServeError, match="Cannot pin add: "):  # two servers have it
         wb.serve(gateway=True, pin=["add"])
     with pytest.raises(ServeError, match="would both be served as 'add'"):
-        wb.serve(gateway=True, pin=["demo.add", "notebook.add"])
+        wb.serve(gateway="only", pin=["demo.add", "notebook.add"])
+    with pytest.raises(ServeError, match=r"demo\.add: the notebook tool 'add' is served too"):
+        wb.serve(gateway=True, pin=["demo.add"])
+    assert wb.serve(gateway="only", pin=["demo.add"]).tools()[-1] == "add"  # none served
+    wb.served.stop()
     assert wb.serving is None

@@ -401,7 +401,7 @@ def serve(
                 summary = seen.server_summary() or "(none connected yet)"
                 instructions = GATEWAY_INSTRUCTIONS + summary
             pair = gateway_definitions(seen)
-            pins = Pins(seen, call, pin)
+            pins = Pins(seen, call, pin, taken=filtered() if mode != ONLY else ())
         provider = NotebookProvider(definitions, surface, call, gateway=pair, notebook=mode != ONLY,
                                     pinned=None if pins is None else pins.tools)  # fmt: skip
         if offers is not None and mode != ONLY:

@@ -10,11 +10,12 @@ path, recorded as from outside. The token meter counts what the pins cost.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from fastmcp.tools import Tool
 
 from workbench.errors import AmbiguousToolError, ServeError, ToolNotFoundError
+from workbench.names import LOCAL_SERVER
 from workbench.registry import ToolEntry
 from workbench.registry.proxy import TokenReport, ToolProxy
 from workbench.serving.app import CallFn
@@ -26,10 +27,17 @@ PAIR = ("find_tools", "call_tool")
 class Pins:
     """The gateway's pinned tools: ids resolved once, entries read at each request."""
 
-    def __init__(self, proxy: ToolProxy, call: CallFn, given: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        proxy: ToolProxy,
+        call: CallFn,
+        given: Iterable[str] = (),
+        *,
+        taken: Collection[str] = (),
+    ) -> None:
         self._proxy = proxy
         self._call = call
-        self.ids = _resolve(proxy, given)
+        self.ids = _resolve(proxy, given, taken)
         self._made: dict[str, tuple[ToolEntry, RelayedTool]] = {}
 
     def tools(self) -> dict[str, Tool]:
@@ -55,9 +63,10 @@ class Pins:
         )
 
 
-def _resolve(proxy: ToolProxy, given: Iterable[str]) -> list[str]:
+def _resolve(proxy: ToolProxy, given: Iterable[str], taken: Collection[str]) -> list[str]:
     """The ids of ``given`` (ids, or bare names one visible server has), in order, once
-    each; a ServeError naming every one that is unknown, ambiguous or served twice."""
+    each; a ServeError naming every one that is unknown, ambiguous, served twice, or named
+    like a tool served beside it (``taken``: the notebook tools served now)."""
     ids: list[str] = []
     by_name: dict[str, str] = {}
     problems: list[str] = []
@@ -71,6 +80,8 @@ def _resolve(proxy: ToolProxy, given: Iterable[str]) -> list[str]:
             continue
         if entry.name in PAIR:
             problems.append(f"{entry.id}: its name is one of the gateway's pair")
+        elif entry.name in taken and entry.server != LOCAL_SERVER:
+            problems.append(f"{entry.id}: the notebook tool {entry.name!r} is served too")
         elif entry.name in by_name:
             problems.append(f"{entry.id} and {by_name[entry.name]} would both be served as "
                             f"{entry.name!r}; pin one of them")  # fmt: skip
