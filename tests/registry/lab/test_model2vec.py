@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+# model2vec is in the dev extra (requirements/dev.lock): missing, this module fails loudly.
+import model2vec
 import numpy as np
 import pytest
 
@@ -13,8 +15,6 @@ from tests.registry.lab.embedders import DIMENSIONS, MEANINGS, word_vector
 from workbench import Registry
 from workbench.registry.lab.embedder import model2vec_embedder
 from workbench.registry.semantic import embed_text
-
-model2vec = pytest.importorskip("model2vec", reason="model2vec is an optional embedder")
 
 
 def tiny_model(folder: Path, words: list[str]) -> Path:
