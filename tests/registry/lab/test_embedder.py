@@ -96,7 +96,6 @@ def test_a_model_names_itself_through_a_bound_method() -> None:
 
 
 def test_the_fastembed_recipe_says_how_to_install_it() -> None:
-    pytest.importorskip  # noqa: B018 - fastembed is not a test dependency
     try:
         import fastembed  # noqa: F401
     except ImportError:
