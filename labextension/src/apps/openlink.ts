@@ -7,8 +7,13 @@ import { Widget } from '@lumino/widgets';
 
 import { el } from '../render/dom';
 
+let asking = false;
+
 /** Ask before opening a link an App wants; only http(s), in a new tab without an opener. */
 export async function confirmLink(url: string): Promise<boolean> {
+  if (asking) {
+    throw new Error('Another link is waiting for an answer.'); // no stack of dialogs
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -21,11 +26,17 @@ export async function confirmLink(url: string): Promise<boolean> {
   const body = el('div', 'jp-wb-app-link');
   body.appendChild(el('div', '', 'An MCP App asks to open this address in a new tab:'));
   body.appendChild(el('code', 'jp-wb-uri jp-wb-app-link-url', parsed.href));
-  const answer = await showDialog({
-    title: 'Open a link from an App?',
-    body: new Widget({ node: body }),
-    buttons: [Dialog.cancelButton(), Dialog.okButton({ label: 'Open' })]
-  });
+  asking = true;
+  let answer: Dialog.IResult<unknown>;
+  try {
+    answer = await showDialog({
+      title: 'Open a link from an App?',
+      body: new Widget({ node: body }),
+      buttons: [Dialog.cancelButton(), Dialog.okButton({ label: 'Open' })]
+    });
+  } finally {
+    asking = false;
+  }
   if (!answer.button.accept) {
     throw new Error('Link opening denied by user');
   }

@@ -24,6 +24,8 @@ export interface IAppServices {
 }
 
 const NOT_LIVE = 'Live calls are off: ';
+/** Notes shown under an App, newest last (the history keeps them all). */
+const MAX_NOTES = 20;
 
 export class AppRenderer extends Widget implements IRenderMime.IRenderer {
   constructor(private readonly services: IAppServices) {
@@ -214,13 +216,20 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
       .catch(error => console.warn('workbench: the App could not reload', error));
   }
 
-  private async _ask(ask: Parameters<AppsLink['request']>[0]): Promise<AppReply> {
-    if (this._offline !== null && this._link === null) {
-      throw new Error(NOT_LIVE + this._offline);
+  /** The notebook's kernel now (it may have started, or changed, since the App drew). */
+  private _currentLink(): AppsLink | null {
+    if (this._doc?.live === false) {
+      return null;
     }
-    const link = this._link;
+    const kernel = this.isAttached ? this.services.kernelFor(this.node) : null;
+    this._follow(kernel ? this.services.links.get(kernel) : null);
+    return this._link;
+  }
+
+  private async _ask(ask: Parameters<AppsLink['request']>[0]): Promise<AppReply> {
+    const link = this._currentLink();
     if (!link) {
-      throw new Error(NOT_LIVE + 'no kernel.');
+      throw new Error(NOT_LIVE + (this._offline ?? 'no kernel is running for this notebook.'));
     }
     try {
       const reply = await link.request(ask);
@@ -290,7 +299,13 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
     const row = el('div', 'jp-wb-app-note');
     row.appendChild(el('span', 'jp-wb-muted', kind === 'message' ? 'App message: ' : 'App context: '));
     row.appendChild(el('span', 'jp-wb-app-note-text', noteText(payload)));
-    this._notes?.appendChild(row);
+    const notes = this._notes;
+    if (notes) {
+      notes.appendChild(row);
+      while (notes.childElementCount > MAX_NOTES) {
+        notes.firstElementChild?.remove(); // an App cannot fill the notebook with notes
+      }
+    }
     return row;
   }
 
