@@ -221,6 +221,16 @@ def test_an_app_draws_gets_its_result_calls_the_kernel_and_waits_when_untrusted(
     expect(app.locator("#changed")).to_have_text("reloaded page")
     expect(app.locator("#result")).to_have_text("result n=21 double=42")
 
+    # Moving the cell puts its output in the page again: the App restarts in a fresh frame.
+    lab.cells().nth(1).locator(".jp-InputPrompt").click()
+    lab.page.keyboard.press("Escape")
+    lab.page.keyboard.press("ControlOrMeta+Shift+ArrowDown")
+    moved = app_frame(lab.cells().nth(2).locator(".jp-wb-app-output"))
+    expect(moved.locator("#result")).to_have_text("result n=21 double=42")
+    moved.locator("#add").click()
+    expect(moved.locator("#answer")).to_have_text("sum 42")
+    lab.cells().nth(0).locator(".jp-InputPrompt").click()  # keys to the page, not the App
+
     # Saved and received by someone else: the Observation draws, the App waits for a click.
     lab.save(NOTEBOOK, until=has_app)
     lab.leave_and_stop_kernel()

@@ -287,11 +287,11 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
     stopped: why => {
       this._frame = null;
       this._running = false;
-      this._say(
-        why === 'moved'
-          ? 'The App stopped when its output moved; run the cell again to restart it.'
-          : 'The App left its page, so it was stopped.'
-      );
+      if (why === 'moved') {
+        this._start(); // the output was drawn again elsewhere: a fresh frame and bridge
+      } else {
+        this._say('The App left its page, so it was stopped.');
+      }
     }
   };
 
