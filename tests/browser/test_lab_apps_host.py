@@ -28,7 +28,8 @@ APP_HTML = r"""<!DOCTYPE html>
 <html><head><title>Probe</title></head><body>
 <p id="theme">no context</p><p id="input">no input</p><p id="result">no result</p>
 <p id="answer">no answer</p><p id="changed">no change</p>
-<button id="add">add</button><button id="say">say</button><button id="link">link</button>
+<button id="add">add</button><button id="say">say</button><button id="read">read</button>
+<button id="link">link</button>
 <button id="script">script link</button>
 <script>
 let next = 0;
@@ -77,6 +78,10 @@ const open = url => request('ui/open-link', {url}).then(
   () => show('answer', 'opened'), error => show('answer', 'refused ' + error.message));
 document.getElementById('link').onclick = () => open('https://example.org/<page>');
 document.getElementById('script').onclick = () => open('javascript:alert(1)');
+document.getElementById('read').onclick = () => request(
+  'resources/read', {uri: 'ui://probe/app.html'}
+).then(result => show('answer', 'read ' + result.contents[0].mimeType),
+       error => show('answer', 'error ' + error.message));
 document.getElementById('say').onclick = () => request(
   'ui/message', {role: 'user', content: [{type: 'text', text: '<b>hi</b> from the app'}]}
 ).then(() => show('answer', 'said'), error => show('answer', 'error ' + error.message));
@@ -170,6 +175,8 @@ def test_an_app_draws_gets_its_result_calls_the_kernel_and_waits_when_untrusted(
     expect(app.locator("#answer")).to_have_text("sum 42")
     history = lab.run_cell_with("print([(c.tool_id, c.source) for c in wb.history][-1])", 2)
     assert "probe.add" in history and "app" in history
+    app.locator("#read").click()  # resources/read goes the same way
+    expect(app.locator("#answer")).to_have_text("read text/html;profile=mcp-app")
 
     # ui/message: shown under the App as text (never markup) and kept on the call's record.
     app.locator("#say").click()
