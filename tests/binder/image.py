@@ -27,6 +27,11 @@ BINDER = ROOT / "binder"
 # Variables that would lead the environment's tools back to the test suite's venv or to a
 # person's Jupyter setup. pip's own (PIP_*) stay: they say where this machine gets packages.
 FOREIGN = ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "IPYTHONDIR")
+# Dropped too, so the image's bytecode is written once, as repo2docker's pip writes it at build
+# time: installed here with --no-compile, each process of the image (labextension list, Lab,
+# each notebook's runner, kernel and servers) would otherwise compile every module it imports
+# from source again, 2-4 s of CPU apiece, when a machine's environment sets it.
+UNCACHED = "PYTHONDONTWRITEBYTECODE"
 
 
 def runtime_python() -> str:
@@ -57,7 +62,9 @@ class Image:
             p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != ours
         ]
         env = {
-            k: v for k, v in os.environ.items() if k not in FOREIGN and not k.startswith("JUPYTER")
+            k: v
+            for k, v in os.environ.items()
+            if k not in FOREIGN and k != UNCACHED and not k.startswith("JUPYTER")
         }
         env["PATH"] = os.pathsep.join(path)
         env["IPYTHONDIR"] = str(self.env / "ipython")
@@ -122,7 +129,8 @@ def build(folder: Path) -> Image:
     image.seconds["copy the repository"] = round(time.monotonic() - started, 1)
     image.run("venv", [python, "-m", "venv", str(image.env)], folder / "venv.log")
     # As repo2docker, but with pip's cache (it passes --no-cache-dir), and without compiling
-    # every module to bytecode at install time (the kernels compile what they import): CI time.
+    # every module to bytecode at install time (the first process to import a module compiles
+    # and writes it, see UNCACHED): CI time.
     requirements = [str(image.bin / "python"), "-m", "pip", "install", "--progress-bar", "off"]
     requirements += ["--no-compile", "-r", "binder/requirements.txt"]
     image.run("pip install -r binder/requirements.txt", requirements, folder / "pip.log")
