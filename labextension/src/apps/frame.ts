@@ -33,6 +33,20 @@ export interface IFrameHost {
   stopped(why: string): void;
 }
 
+/** Resolves once `node` is in the document (looked at each animation frame) or `stop()`. */
+function inDocument(node: HTMLElement, stop: () => boolean): Promise<void> {
+  return new Promise(resolve => {
+    const look = (): void => {
+      if (node.isConnected || stop()) {
+        resolve();
+      } else {
+        requestAnimationFrame(look);
+      }
+    };
+    look();
+  });
+}
+
 const HOST_INFO = { name: 'mcp-workbench', version: '0.1.0' };
 
 export class AppFrame {
@@ -57,6 +71,12 @@ export class AppFrame {
 
   /** Put the frame in `parent`, connect the bridge, then load the App's page. */
   async mount(parent: HTMLElement): Promise<void> {
+    // Lab may attach an output before its cell is in the page (a notebook opened from disk),
+    // and an iframe gets its window only once it is in the document.
+    await inDocument(parent, () => this._disposed);
+    if (this._disposed) {
+      return;
+    }
     parent.appendChild(this.iframe);
     const target = this.iframe.contentWindow;
     if (!target) {
