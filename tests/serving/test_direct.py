@@ -143,3 +143,29 @@ def test_a_direct_answer_is_the_one_the_hop_gave(wb: Workbench) -> None:
         hop = answer(tool, arguments, limit, direct=False)
         assert answer(tool, arguments, limit, direct=True) == hop, tool
     assert hop[0]["error_kind"] == "tool_error"  # the last case did fail
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_served_call_looks_its_tool_up_once(
+    wb: Workbench, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tasks extension asks for the tool only when it may run as a task."""
+    from workbench.serving.app import NotebookProvider
+
+    wb.add_tools(point)
+    looked_up: list[str] = []
+    get_tool = NotebookProvider._get_tool
+
+    async def counted(self: NotebookProvider, name: str, version: Any = None) -> Any:
+        looked_up.append(name)
+        return await get_tool(self, name, version)
+
+    monkeypatch.setattr(NotebookProvider, "_get_tool", counted)
+    handle = wb.serve()
+
+    async def main() -> Any:
+        async with Client(handle.url, auth=handle.token, mode=mode) as client:
+            return (await client.call_tool("point", {"n": 2})).structured_content
+
+    assert asyncio.run(main()) == {"x": 2, "y": -2}
+    assert looked_up == ["point"]

@@ -22,6 +22,7 @@ import warnings
 from collections import deque
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 LIBRARIES = ("mcp", "fastmcp", "httpx", "httpx2", "httpcore")
 KEPT = 200
@@ -32,6 +33,10 @@ UNATTRIBUTED = ""
 _server: ContextVar[str | None] = ContextVar("workbench_server", default=None)
 _buffers: dict[str, deque[LibraryRecord]] = {}
 _lock = threading.Lock()
+_deprecation_filter: Any = None
+"""The filter ``quiet_logging_deprecation`` added last."""
+_routers: list[tuple[logging.Logger, logging.Handler]] = []
+"""Each library's logger and the router ``install`` put in front of it."""
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,16 @@ def quiet_logging_deprecation() -> None:
     """
     from mcp import MCPDeprecationWarning
 
+    global _deprecation_filter
+    if _deprecation_filter is not None and warnings.filters[:1] == [_deprecation_filter]:
+        return  # in front already: adding it again changes nothing (a call's cost, issue 29)
     warnings.filterwarnings(
         "ignore",
         message="The logging capability is deprecated",
         category=MCPDeprecationWarning,
         module=r"fastmcp\.server\.context",
     )
+    _deprecation_filter = warnings.filters[0]
 
 
 def recent(server: str = UNATTRIBUTED) -> list[LibraryRecord]:
@@ -88,6 +97,8 @@ def forget(server: str) -> None:
 def install() -> None:
     """Put a router in front of each library's top logger; again if one was reconfigured
     (FastMCP replaces its handlers when it configures logging, at import)."""
+    if _routers and all(router in logger.handlers for logger, router in _routers):
+        return  # every router still in place: nothing to do (a call's cost, issue 29)
     import fastmcp  # noqa: F401  (configures its logger on import: route after that)
 
     for name in LIBRARIES:
@@ -99,6 +110,12 @@ def install() -> None:
             logger.removeHandler(handler)
         logger.addHandler(router)
         logger.propagate = False
+    _routers[:] = [
+        (logger, handler)
+        for logger in map(logging.getLogger, LIBRARIES)
+        for handler in logger.handlers
+        if isinstance(handler, _Router)
+    ]
 
 
 def _attribution() -> str | None:

@@ -49,7 +49,7 @@ from workbench.serving.rounds import Rounds
 from workbench.serving.served_asking import served_call
 from workbench.serving.stream_closing import closing, request_closer
 from workbench.serving.surface import Surface
-from workbench.serving.tasks import NotebookTasks, supports_tasks
+from workbench.serving.tasks import NotebookTasks, may_run_as_task, supports_tasks
 from workbench.tools.definition import ToolDefinition
 from workbench.tools.from_function import WRAP_MARKER
 from workbench.tools.schema import Observation
@@ -324,7 +324,9 @@ class ServedServer(PagedOffers):
         if offers is not None and self.offers is not None:
             self.offers.install(self._mcp_server)
             self.add_completion_handler(offers.complete)
-        self.tasks = NotebookTasks(lambda: supports_tasks(provider))
+        self.tasks = NotebookTasks(
+            lambda: supports_tasks(provider), may_run=lambda name: may_run_as_task(provider, name)
+        )
         self.add_extension(self.tasks)
         only_what_is_served(
             self, offers, lambda: {**self.tasks.advertised(), **apps_advertised(provider)}

@@ -188,8 +188,12 @@ class NotebookTasks(ServerExtension):
         *,
         ttl_ms: int = DEFAULT_TTL_MS,
         poll_ms: int = DEFAULT_POLL_MS,
+        may_run: Callable[[str], bool] = lambda name: True,
     ) -> None:
         self._supports = supports
+        self._may_run = may_run
+        """Whether the tool of that name may run as a task (False: it never does, so its
+        call goes on without looking the tool up a second time)."""
         self.ttl_ms = ttl_ms
         self.poll_ms = poll_ms
         self.tasks: dict[str, Running] = {}
@@ -226,6 +230,8 @@ class NotebookTasks(ServerExtension):
     ) -> ToolCallOutcome:
         from workbench.serving.app import ServedTool  # app imports this module
 
+        if not self._may_run(params.name):
+            return await call_next()
         tool = await context.fastmcp.get_tool(params.name)
         mode = tool._definition.task if isinstance(tool, ServedTool) else "forbidden"
         if mode == "forbidden":
@@ -349,6 +355,16 @@ def wire_result(tool: ServedTool, observation: Observation) -> dict[str, Any]:
         content = made[0] if isinstance(made, tuple) else made
         made = mcp_types.CallToolResult(content=content)
     return made.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def may_run_as_task(provider: object, name: str) -> bool:
+    """Whether the notebook tool ``name`` is one that may run as a task (its definition's
+    ``task`` is not ``forbidden``): a dict lookup, no filters asked."""
+    definitions = getattr(provider, "_definitions", None)
+    if definitions is None or not getattr(provider, "_notebook", False):
+        return False
+    definition = definitions().get(name)
+    return definition is not None and definition.task != "forbidden"
 
 
 def supports_tasks(provider: object) -> bool:
