@@ -13,7 +13,7 @@ import pytest
 
 from tests.mcp.conftest import everything_js, everything_stdio
 from tests.mcp.test_http import everything_url
-from tests.polling import wait_for
+from tests.polling import eventually, wait_for
 from workbench.errors import InvalidArgumentsError, ListenerWarning
 from workbench.features.asking import ElicitationAnswer, SamplingRequest
 from workbench.mcp.connection import LogRecord
@@ -172,16 +172,40 @@ def test_ping_and_servers(ev: Workbench) -> None:
 
 @pytest.mark.timeout(60)
 def test_the_server_log_level_is_what_the_server_sends(ev: Workbench) -> None:
+    """Each start of the server's simulated logging sends one message at once, at a random
+    one of the eight levels (then one every 5 s, never reached here: each start is stopped at
+    once). Four starts under "emergency" are four draws the server must filter unless they
+    drew emergency (two, five seconds apart, were 5.6 s of waiting); under "debug" one draw
+    below emergency must arrive, drawn again while it has not (7 draws in 8 are below)."""
     records: list[LogRecord] = []
     ev.subscribe_logs(records.append)
+    running, since = [False], [0]
+
+    def toggle() -> None:
+        ev.call(f"{EV}.toggle-simulated-logging")
+        running[0] = not running[0]
+
+    def below_emergency() -> bool:
+        return any(r.level != "emergency" for r in records[since[0] :])
+
     ev.set_server_log_level(EV, "emergency")
-    ev.call(f"{EV}.toggle-simulated-logging")
     try:
-        time.sleep(5.6)  # the one sent at once and the next, five seconds later
+        for _ in range(4):
+            toggle()
+            toggle()
+        # What the server sent has arrived (on this machine, within milliseconds).
+        time.sleep(1.0)
         simulated = [r for r in records if "-level message" in r.message.lower()
                      or "level-message" in r.message.lower()]  # fmt: skip
         assert {r.level for r in simulated} <= {"emergency"}, simulated
+        since[0] = len(records)
         ev.set_server_log_level(EV, "debug")
-        wait_for(lambda: any(r.level != "emergency" for r in records), 30, "a lower-level log")
+        for _ in range(20):
+            toggle()
+            toggle()
+            if eventually(below_emergency, 2):
+                break
+        assert below_emergency(), f"no log below emergency arrived: {records[since[0] :]}"
     finally:
-        ev.call(f"{EV}.toggle-simulated-logging")
+        if running[0]:
+            toggle()
