@@ -255,16 +255,16 @@ class Connection:
                 return Observation.error(ErrorKind.CONNECTION, message, duration=duration)
             except Exception as retry_error:
                 return self._failed(tool, retry_error, limit, started, None)
-        observation = Observation.model_validate(
-            result.model_dump(by_alias=True, exclude_none=True)
-        )
-        update: dict[str, Any] = {"duration": time.perf_counter() - started}
-        if observation.is_error:
-            message = observation.text
-            roots = self._answers.roots if self._answers is not None else []
-            note = refused_path_note(self.name, message, roots)
-            message = message if note is None else f"{message}\n{note}"
-            update |= {"error_kind": ErrorKind.TOOL_ERROR, "error_message": message}
+        read = result.model_dump(by_alias=True, exclude_none=True)
+        duration = time.perf_counter() - started
+        observation = Observation.model_validate({**read, "duration": duration})
+        if not observation.is_error:
+            return observation  # one model built, not built and copied (issue 29)
+        message = observation.text
+        roots = self._answers.roots if self._answers is not None else []
+        note = refused_path_note(self.name, message, roots)
+        message = message if note is None else f"{message}\n{note}"
+        update = {"error_kind": ErrorKind.TOOL_ERROR, "error_message": message}
         return observation.model_copy(update=update)
 
     async def request(
