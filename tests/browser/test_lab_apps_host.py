@@ -192,6 +192,7 @@ def test_an_app_draws_gets_its_result_calls_the_kernel_and_waits_when_untrusted(
     app.locator("#link").click()
     dialog = lab.page.locator(".jp-Dialog")
     expect(dialog).to_contain_text("https://example.org/%3Cpage%3E")
+    expect(dialog).to_contain_text("ui://probe/app.html (server probe)")
     dialog.get_by_role("button", name="Cancel").click()
     expect(app.locator("#answer")).to_have_text("refused Link opening denied by user")
     app.locator("#script").click()

@@ -10,7 +10,7 @@ import { el } from '../render/dom';
 let asking = false;
 
 /** Ask before opening a link an App wants; only http(s), in a new tab without an opener. */
-export async function confirmLink(url: string): Promise<boolean> {
+export async function confirmLink(url: string, app: string): Promise<boolean> {
   if (asking) {
     throw new Error('Another link is waiting for an answer.'); // no stack of dialogs
   }
@@ -24,7 +24,7 @@ export async function confirmLink(url: string): Promise<boolean> {
     throw new Error('Only http and https links open.');
   }
   const body = el('div', 'jp-wb-app-link');
-  body.appendChild(el('div', '', 'An MCP App asks to open this address in a new tab:'));
+  body.appendChild(el('div', '', `The MCP App ${app} asks to open this address in a new tab:`));
   body.appendChild(el('code', 'jp-wb-uri jp-wb-app-link-url', parsed.href));
   asking = true;
   let answer: Dialog.IResult<unknown>;

@@ -267,7 +267,10 @@ export class AppRenderer extends Widget implements IRenderMime.IRenderer {
       }
       return { contents: reply.contents };
     },
-    openLink: url => confirmLink(url),
+    openLink: url => {
+      const doc = this._doc as IAppDoc;
+      return confirmLink(url, `${doc.uri} (server ${doc.server})`);
+    },
     note: async (kind, payload) => {
       const doc = this._doc as IAppDoc;
       const shown = this._showNote(kind, payload);
