@@ -45,7 +45,7 @@ NOTEBOOK ?=
 # whenever it is built again.
 TEST_WHEELHOUSE := .cache/wheelhouse
 TEST_WHEELHOUSE_DEPS := .cache/wheelhouse-deps
-TEST_WHEELHOUSE_PINS := time-$(TIME_SERVER_VERSION)-everything-$(EVERYTHING_VERSION)-html-$(HTML_PINS)
+TEST_WHEELHOUSE_PINS := time-$(TIME_SERVER_VERSION)-everything-$(EVERYTHING_VERSION)-apps-$(BASIC_APP_VERSION)-$(BUDGET_APP_VERSION)-html-$(HTML_PINS)
 # What a wheelhouse's .complete says: the wheels are for this Python version and platform.
 PYTHON_PLATFORM = $(BIN)/python -c 'import sys, sysconfig; print("Python", sys.version.split()[0], sysconfig.get_platform())'
 
@@ -111,6 +111,12 @@ npm install --ignore-scripts --no-audit --no-fund --prefix $(1)/npm \
   @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
 tar -czf $(1)/$(EVERYTHING_TARBALL) -C $(1)/npm .
 rm -rf $(1)/npm
+@echo "==> the MCP Apps servers (npm, --ignore-scripts) packed as $(APP_SERVERS_TARBALL)"
+npm install --ignore-scripts --no-audit --no-fund --prefix $(1)/apps \
+  @modelcontextprotocol/server-basic-vanillajs@$(BASIC_APP_VERSION) \
+  @modelcontextprotocol/server-budget-allocator@$(BUDGET_APP_VERSION)
+tar -czf $(1)/$(APP_SERVERS_TARBALL) -C $(1)/apps .
+rm -rf $(1)/apps
 cd $(1) && npm pack --silent $(HTML_NPM) >/dev/null
 endef
 

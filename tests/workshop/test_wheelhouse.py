@@ -65,6 +65,8 @@ def test_the_wheelhouse_holds_the_project_and_the_servers(wheelhouse: Path) -> N
     assert any(n.startswith("jupyterlab-") for n in names)
     assert any(n.startswith("mcp_server_time-") for n in names)
     assert f"server-everything-{pinned('EVERYTHING_VERSION')}.tar.gz" in names
+    apps = f"app-servers-basic-{pinned('BASIC_APP_VERSION')}-budget-{pinned('BUDGET_APP_VERSION')}"
+    assert f"{apps}.tar.gz" in names  # notebooks/apps.ipynb's servers
     # The npm packages `make html` puts inside its pages, as npm packed them.
     assert {p.name for p in wheelhouse.glob("*.tgz")} >= {
         f"requirejs-{pinned('REQUIREJS_VERSION')}.tgz",
@@ -105,5 +107,12 @@ def test_make_lab_installs_from_it_with_the_index_off(wheelhouse: Path, tmp_path
     everything = servers / "npm/node_modules/@modelcontextprotocol/server-everything"
     manifest = json.loads((everything / "package.json").read_text())
     assert manifest["version"] == pinned("EVERYTHING_VERSION")
+    # The MCP Apps servers notebooks/apps.ipynb hosts, unpacked from it too.
+    for package, pin in (
+        ("server-basic-vanillajs", "BASIC_APP_VERSION"),
+        ("server-budget-allocator", "BUDGET_APP_VERSION"),
+    ):
+        app = servers / "apps/node_modules/@modelcontextprotocol" / package
+        assert json.loads((app / "package.json").read_text())["version"] == pinned(pin)
     # And `make html`'s scripts, unpacked from the wheelhouse.
     assert {p.name for p in html.iterdir()} >= {"require.js", "embed-amd.js", "anywidget.js"}
