@@ -1,10 +1,15 @@
 """MCP Apps in JupyterLab with Chromium: real App servers from npm over stdio in a real kernel,
-and a hostile App of our own, in one Lab page and one kernel for the module (the tests run in
-file order and build on each other: each appends the cells it runs).
+a hostile App of our own, and a probe App (tests/browser/probe_app.py) that speaks the Apps
+protocol by hand, so what it shows is exactly what the host sent it; in one Lab page and one
+kernel for the module (the tests run in file order and build on each other: each appends the
+cells it runs, the probe's test runs cells 1 and 2).
 
 What an App does inside its frame is read through Playwright's frame handles; what a hostile
 App achieved is judged from outside it: the page's DOM and URL, a port it tries to reach, the
-kernel's history and the log its server keeps of every tool it really ran.
+kernel's history and the log its server keeps of every tool it really ran. The last test
+saves the notebook, re-opens it without a kernel and as an untrusted copy.
+
+Screenshots: test-artifacts/browser/test_lab_apps/.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, FrameLocator, expect
+from playwright.sync_api import Browser, FrameLocator, Locator, expect
 
 from tests.app_servers import BASIC, BUDGET, app_server
+from tests.browser import probe_app
 from tests.browser.conftest import _REPORTS as REPORTS
 from tests.browser.jupyter_browser import ARTIFACTS, VIEWPORT, JupyterServer, LabPage
 from tests.polling import wait_for
@@ -33,6 +39,10 @@ SHARED = "apps-shared.ipynb"
 HOSTILE = Path(__file__).parents[1] / "fixtures" / "hostile_app_server.py"
 ISO_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 NAME = "test_lab_apps"
+GET_TIME = "ui://get-time/mcp-app.html"
+PROBE, SCRATCH = 1, 2
+"""The probe App's cell and the cell its test runs code in."""
+THEMES = "/lab/api/settings/@jupyterlab/apputils-extension:themes"
 WAIT = 20_000
 """Milliseconds to wait for what an App shows after a round trip (a loaded machine is slow)."""
 REFUSALS = (
@@ -102,18 +112,21 @@ def setup_source(listener: Listener, log: Path) -> str:
     )
 
 
-def notebook(source: str) -> dict[str, Any]:
-    """A notebook of one code cell (nbformat 4.5)."""
-    cell: dict[str, Any] = {
-        "cell_type": "code",
-        "id": "setup",
-        "metadata": {},
-        "execution_count": None,
-        "outputs": [],
-        "source": source,
-    }
+def notebook(*sources: str) -> dict[str, Any]:
+    """A notebook of these code cells (nbformat 4.5)."""
+    cells: list[dict[str, Any]] = [
+        {
+            "cell_type": "code",
+            "id": f"cell-{index}",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": source,
+        }
+        for index, source in enumerate(sources)
+    ]
     kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    return {"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
+    return {"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
 
 
 @pytest.fixture(scope="module")
@@ -130,13 +143,15 @@ def apps_lab(
     console: list[str],
     timing_section: Callable[[str], Callable[[str, float], None]],
 ) -> Iterator[LabPage]:
-    """One Lab page for the module, the notebook open and its setup cell run."""
+    """One Lab page for the module, the notebook open and its cells run: the setup, the
+    probe App's server (called once, so its App draws) and a cell for the probe's test."""
     workdir = jupyter_server.root_dir / NAME
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     log = workdir / "hostile-ran.jsonl"
     log.touch()
-    (workdir / NOTEBOOK).write_text(json.dumps(notebook(setup_source(listener, log))))
+    cells = [setup_source(listener, log), probe_app.SERVER_CELL, "pass"]
+    (workdir / NOTEBOOK).write_text(json.dumps(notebook(*cells)))
     artifacts = ARTIFACTS / NAME
     shutil.rmtree(artifacts, ignore_errors=True)
     context = browser.new_context(viewport=VIEWPORT)
@@ -221,9 +236,7 @@ def test_calling_get_time_draws_the_app_with_the_time_the_server_answered(lab: L
     index, _ = run(lab, "%mcp call basic.get-time")
     output = lab.cells().nth(index).locator(".jp-wb-app-output")
     expect(output).to_have_count(1, timeout=WAIT)
-    expect(output.locator(".jp-wb-app-bar")).to_contain_text(
-        "ui://get-time/mcp-app.html", timeout=WAIT
-    )
+    expect(output.locator(".jp-wb-app-bar")).to_contain_text(GET_TIME, timeout=WAIT)
     answered = kernel_print(lab, "wb.history[-1].observation.structured_content['time']")
     expect(app_in(lab, index).locator("#server-time")).to_have_text(answered, timeout=WAIT)
     assert ISO_TIME.match(answered), answered
@@ -231,7 +244,7 @@ def test_calling_get_time_draws_the_app_with_the_time_the_server_answered(lab: L
 
 
 def test_a_button_in_the_app_calls_the_server_through_the_kernel(lab: LabPage) -> None:
-    index = first_app_cell(lab, "ui://get-time/mcp-app.html")
+    index = first_app_cell(lab, GET_TIME)
     app = app_in(lab, index)
     shown = app.locator("#server-time")
     before = shown.inner_text()
@@ -243,17 +256,108 @@ def test_a_button_in_the_app_calls_the_server_through_the_kernel(lab: LabPage) -
     assert rows.count(["basic.get-time", "kernel", "ok"]) == 1, rows
 
 
-def test_the_lab_theme_reaches_the_app(lab: LabPage) -> None:
-    index = first_app_cell(lab, "ui://get-time/mcp-app.html")
-    root = app_in(lab, index).locator("html")
+# -- the probe App (an App server made in the kernel, connected in-process) --
+
+
+def probe_frame(scope: Locator) -> FrameLocator:
+    return scope.locator("iframe.jp-wb-app-frame").content_frame
+
+
+def test_the_probe_app_gets_its_result_calls_the_kernel_and_reloads(lab: LabPage) -> None:
+    output = lab.cells().nth(PROBE).locator(".jp-wb-app-output")
+
+    # The Observation first, the App under it, its frame sandboxed without same-origin.
+    expect(output.locator(".jp-wb-observation")).to_be_visible()
+    frame_element = output.locator("iframe.jp-wb-app-frame")
+    expect(frame_element).to_have_attribute("sandbox", "allow-scripts")
+    app = probe_frame(output)
+    expect(app.locator("#result")).to_have_text("result n=21 double=42")
+    expect(app.locator("#input")).to_have_text('input {"n":21}')
+    expect(app.locator("#theme")).to_contain_text("theme light ")
+    expect(app.locator("#theme")).to_contain_text(" inline ")
+    assert "allow-same-origin" not in (frame_element.get_attribute("sandbox") or "")
+    srcdoc = frame_element.get_attribute("srcdoc") or ""
+    assert srcdoc.startswith('<!DOCTYPE html><meta http-equiv="Content-Security-Policy"')
+    assert "connect-src 'none'" in srcdoc
+    # the App's size notification sized its frame (the 150 px placeholder is gone)
+    expect(frame_element).not_to_have_css("height", "150px")
+
+    # An in-app call of an app-only tool reaches the kernel's Workbench and answers.
+    app.locator("#add").click()
+    expect(app.locator("#answer")).to_have_text("sum 42")
+    shown = lab.run_cell_with("print([(c.tool_id, c.source) for c in wb.history][-1])", SCRATCH)
+    assert "probe.add" in shown and "app" in shown
+    app.locator("#read").click()  # resources/read goes the same way
+    expect(app.locator("#answer")).to_have_text("read text/html;profile=mcp-app")
+
+    # ui/message: shown under the App as text (never markup) and kept on the call's record.
+    app.locator("#say").click()
+    expect(app.locator("#answer")).to_have_text("said")
+    expect(output.locator(".jp-wb-app-note")).to_have_text("App message: <b>hi</b> from the app")
+    expect(output.locator(".jp-wb-app-note b")).to_have_count(0)
+    notes = lab.run_cell_with(
+        "print([c.app_notes for c in wb.history if c.tool_id == 'probe.show'])", SCRATCH
+    )
+    assert "'kind': 'message'" in notes and "<b>hi</b> from the app" in notes
+
+    # ui/open-link: the person sees the address as text and decides; only http(s) is asked.
+    app.locator("#link").click()
+    dialog = lab.page.locator(".jp-Dialog")
+    expect(dialog).to_contain_text("https://example.org/%3Cpage%3E")
+    expect(dialog).to_contain_text(f"{probe_app.URI} (server probe)")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(app.locator("#answer")).to_have_text("refused Link opening denied by user")
+    app.locator("#script").click()
+    expect(app.locator("#answer")).to_have_text("refused Only http and https links open.")
+    expect(dialog).to_have_count(0)
+
+    # Full screen: an overlay over the whole window; Escape leaves it.
+    output.get_by_role("button", name="Full screen").click()
+    expect(output.locator(".jp-wb-app")).to_have_class(re.compile("jp-wb-app-fullscreen"))
+    box = frame_element.bounding_box()
+    assert box is not None and box["height"] > VIEWPORT["height"] * 0.8, box
+    lab.screenshot("probe fullscreen")
+    lab.page.keyboard.press("Escape")
+    expect(output.locator(".jp-wb-app")).not_to_have_class(re.compile("jp-wb-app-fullscreen"))
+
+    # The App's HTML changed in the kernel: the output reloads it with the same input and result.
+    lab.run_cell_with(
+        'APP_HTML = APP_HTML.replace("no change", "reloaded page")\n'
+        "from workbench.lab.apps_comm import push_reload\n"
+        f"push_reload('probe', {probe_app.URI!r})",
+        SCRATCH,
+    )
+    expect(app.locator("#changed")).to_have_text("reloaded page")
+    expect(app.locator("#result")).to_have_text("result n=21 double=42")
+
+    # Moving the cell puts its output in the page again: the App restarts in a fresh frame.
+    lab.cells().nth(PROBE).locator(".jp-InputPrompt").click()
+    lab.page.keyboard.press("Escape")
+    lab.page.keyboard.press("ControlOrMeta+Shift+ArrowDown")
+    moved = probe_frame(lab.cells().nth(PROBE + 1).locator(".jp-wb-app-output"))
+    expect(moved.locator("#result")).to_have_text("result n=21 double=42")
+    moved.locator("#add").click()
+    expect(moved.locator("#answer")).to_have_text("sum 42")
+    lab.cells().nth(0).locator(".jp-InputPrompt").click()  # keys to the page, not the App
+
+
+def test_the_lab_theme_reaches_the_apps(lab: LabPage) -> None:
+    """One switch for both: the real App's document and the probe's host-context change."""
+    root = app_in(lab, first_app_cell(lab, GET_TIME)).locator("html")
+    probe = app_in(lab, first_app_cell(lab, probe_app.URI))
     expect(root).to_have_attribute("data-theme", "light", timeout=WAIT)
     try:
         lab.menu("Settings", "Theme", "JupyterLab Dark")
+        expect(lab.page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
         expect(root).to_have_attribute("data-theme", "dark", timeout=WAIT)
+        expect(probe.locator("#changed")).to_contain_text("changed dark ", timeout=WAIT)
         lab.screenshot("dark")
     finally:
         lab.menu("Settings", "Theme", "JupyterLab Light")  # the server's settings are shared
+        lab.server.api("PUT", THEMES, {"raw": json.dumps({"theme": "JupyterLab Light"})})
     expect(root).to_have_attribute("data-theme", "light", timeout=WAIT)
+    expect(probe.locator("#changed")).to_contain_text("changed light ", timeout=WAIT)
+    lab.screenshot("live")
 
 
 def first_app_cell(lab: LabPage, uri: str) -> int:
@@ -359,7 +463,7 @@ def test_a_forged_post_message_from_another_frame_calls_nothing(lab: LabPage) ->
     lab.page.locator("#forger").wait_for(state="attached")
     # A real App's call afterwards: once it is answered, the forged messages (sent first, on
     # the same page) have been handled too.
-    index = first_app_cell(lab, "ui://get-time/mcp-app.html")
+    index = first_app_cell(lab, GET_TIME)
     app = app_in(lab, index)
     shown = app.locator("#server-time")
     previous = shown.inner_text()
@@ -377,45 +481,65 @@ def test_a_forged_post_message_from_another_frame_calls_nothing(lab: LabPage) ->
 # -- saved, re-opened without a kernel, and an untrusted copy --
 
 
-def saved_time(notebook: dict[str, Any]) -> str | None:
-    """The time the first get-time App output saved as its last result."""
+def saved_doc(notebook: dict[str, Any], tool: str) -> dict[str, Any] | None:
+    """The first App document the notebook saved for ``tool``."""
     for cell in notebook["cells"]:
         for output in cell.get("outputs", []):
-            doc = output.get("data", {}).get(APP_MIME)
-            if doc and doc.get("tool") == "get-time":
-                time: str = doc["result"]["structuredContent"]["time"]
-                return time
+            doc: dict[str, Any] | None = output.get("data", {}).get(APP_MIME)
+            if doc and doc.get("tool") == tool:
+                return doc
     return None
 
 
-def test_the_saved_app_redraws_without_a_kernel_and_an_untrusted_copy_waits(
+def saved_time(notebook: dict[str, Any]) -> str | None:
+    """The time the first get-time App output saved as its last result."""
+    doc = saved_doc(notebook, "get-time")
+    return None if doc is None else str(doc["result"]["structuredContent"]["time"])
+
+
+def test_the_saved_apps_redraw_without_a_kernel_and_an_untrusted_copy_waits(
     lab: LabPage,
 ) -> None:
-    saved = lab.save(NOTEBOOK, until=lambda notebook: saved_time(notebook) is not None)
-    time = saved_time(saved)
-    doc = next(
-        output["data"][APP_MIME]
-        for cell in saved["cells"]
-        for output in cell.get("outputs", [])
-        if APP_MIME in output.get("data", {})
+    saved = lab.save(
+        NOTEBOOK,
+        until=lambda notebook: (
+            saved_time(notebook) is not None and saved_doc(notebook, "show") is not None
+        ),
     )
+    time = saved_time(saved)
+    doc = saved_doc(saved, "get-time")
+    assert doc is not None
     assert doc["live"] is True and doc["html_sha256"] and "<html" in doc["html"].lower()
+    get_time, probe = first_app_cell(lab, GET_TIME), first_app_cell(lab, probe_app.URI)
     lab.untrusted_copy(NOTEBOOK, SHARED)
     lab.leave_and_stop_kernel()
 
     panel = lab.reopen(NOTEBOOK, "lab")
-    output = panel.locator(".jp-wb-app-output").first
+    output = panel.locator(".jp-Cell").nth(get_time).locator(".jp-wb-app-output")
     expect(output.locator(".jp-wb-app-status")).to_contain_text("Live calls are off", timeout=WAIT)
     frame = output.locator("iframe.jp-wb-app-frame")
     expect(frame.content_frame.locator("#server-time")).to_have_text(str(time), timeout=WAIT)
     lab.screenshot("reopened without a kernel")
 
+    # Received by someone else: the Observations draw, each App waits for a click.
     panel = lab.reopen(SHARED, "lab")
-    output = panel.locator(".jp-wb-app-output").first
+    output = panel.locator(".jp-Cell").nth(get_time).locator(".jp-wb-app-output")
+    shared = panel.locator(".jp-Cell").nth(probe).locator(".jp-wb-app-output")
     run_it = output.locator(".jp-wb-app-run")
     expect(run_it).to_have_text("Run this app", timeout=WAIT)
     expect(output.locator("iframe")).to_have_count(0)
+    expect(shared.locator(".jp-wb-observation")).to_be_visible()
+    expect(shared.get_by_role("button", name="Run this app")).to_be_visible()
+    expect(shared.locator("iframe")).to_have_count(0)
     lab.screenshot("untrusted copy")
     run_it.click()
     frame = output.locator("iframe.jp-wb-app-frame")
     expect(frame.content_frame.locator("#server-time")).to_have_text(str(time), timeout=WAIT)
+
+    shared.get_by_role("button", name="Run this app").click()
+    app = probe_frame(shared)
+    expect(app.locator("#result")).to_have_text("result n=21 double=42")
+    expect(shared.locator(".jp-wb-app-status")).to_contain_text("Live calls are off")
+    app.locator("#add").click()
+    expect(app.locator("#answer")).to_contain_text("error Live calls are off")
+    lab.screenshot("untrusted run")
