@@ -26,6 +26,15 @@ downloaded), a real kernel connects the real ``@modelcontextprotocol/server-basi
   in the package), on one clock (``performance.timeOrigin + now()`` in the page,
   ``time.time()`` in the kernel, the same machine).
 
+What it showed on the 2-core dev machine (November 2026, busy): (a) and (b) are at parity
+(ratio 0.6-1.5 between runs, medians 27-65 ms against 31-50 ms); the kernel's handler adds
+~0.4 ms to the call (check, registry lookup, submit) and the page ~1 ms each way; the rest is
+the Jupyter transport both ways, which a cell pays too. The leg from the Jupyter server
+handing the reply to the websocket to the page's script receiving it stalls ~40-45 ms in
+about half the calls (kernel -> server is 1-5 ms); TCP_NODELAY on the server's sockets did
+not remove it. A reply sent from the bridge's thread costs nothing extra: ipykernel 7 queues
+every IOPub message on its IO thread, whichever thread sends it.
+
 Each time stamp is ``performance.timeOrigin + performance.now()`` of its own document, so
 they compare across the frame boundary. The observers are Playwright init scripts (in every
 frame, the App's too, outside its CSP): the App is not changed. Medians, each run's figure;
@@ -171,7 +180,7 @@ print('traced')"""
 
 
 def notebook(*sources: str) -> dict[str, Any]:
-    cells = [
+    cells: list[dict[str, Any]] = [
         {
             "cell_type": "code",
             "id": f"cell-{index}",
