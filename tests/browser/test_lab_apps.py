@@ -497,18 +497,6 @@ def saved_time(notebook: dict[str, Any]) -> str | None:
     return None if doc is None else str(doc["result"]["structuredContent"]["time"])
 
 
-def open_in_page(lab: LabPage, path: str) -> Locator:
-    """Open ``path`` in the Lab already loaded (File > Open from Path: no second page load)
-    and return its notebook panel, once it shows its cells."""
-    lab.menu("File", "Open from Path…")
-    lab.page.locator(".jp-Dialog input").fill(lab.notebook_path(path))
-    lab.page.keyboard.press("Enter")
-    panel = lab.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-    expect(lab.page.get_by_role("tab", name=path)).to_have_count(1, timeout=WAIT)
-    panel.locator(".jp-Cell").first.wait_for(timeout=60_000)
-    return panel
-
-
 def test_the_saved_apps_redraw_without_a_kernel_and_an_untrusted_copy_waits(
     lab: LabPage,
 ) -> None:
@@ -534,7 +522,7 @@ def test_the_saved_apps_redraw_without_a_kernel_and_an_untrusted_copy_waits(
     lab.screenshot("reopened without a kernel")
 
     # Received by someone else: the Observations draw, each App waits for a click.
-    panel = open_in_page(lab, SHARED)
+    panel = lab.reopen(SHARED, "lab")
     output = panel.locator(".jp-Cell").nth(get_time).locator(".jp-wb-app-output")
     shared = panel.locator(".jp-Cell").nth(probe).locator(".jp-wb-app-output")
     run_it = output.locator(".jp-wb-app-run")
