@@ -26,12 +26,12 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import json
-import threading
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from workbench.errors import WorkbenchError
+from workbench.lab.comms import KernelComms, Unsubscribe, install_target, uninstall_target
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -48,34 +48,10 @@ MAX_NOTE = 100_000
 Reply = dict[str, Any]
 
 
-class AppsComms:
+class AppsComms(KernelComms):
     """The open ``workbench.apps`` comms of one kernel."""
 
-    def __init__(self, state: KernelState) -> None:
-        self._state = state
-        self._comms: dict[str, Any] = {}
-        self._lock = threading.Lock()
-        self._followed: weakref.ref[Workbench] | None = None
-        self._unfollow: Callable[[], None] | None = None
-
-    def open(self, comm: Any, message: dict[str, Any]) -> None:
-        """The target's handler: an App output's comm opened."""
-        with self._lock:
-            self._comms[str(comm.comm_id)] = comm
-        comm.on_msg(self._on_message)
-        comm.on_close(self._on_close)
-        self._follow()
-
-    def _on_close(self, message: dict[str, Any]) -> None:
-        with self._lock:
-            self._comms.pop(str(message.get("content", {}).get("comm_id", "")), None)
-
-    def _on_message(self, message: dict[str, Any]) -> None:
-        content = message.get("content", {})
-        comm = self._comms.get(str(content.get("comm_id", "")))
-        data = content.get("data")
-        if comm is None or not isinstance(data, dict):
-            return
+    def received(self, comm: Any, data: dict[str, Any]) -> None:
         seq = data.get("seq")
 
         def reply(answer: Reply) -> None:
@@ -83,7 +59,7 @@ class AppsComms:
                 comm.send({**answer, "seq": seq})
 
         try:
-            self._follow()
+            self.follow()
             self.answer(data, reply)
         except Exception as error:  # the App shows it; the kernel goes on
             reply(_error(error))
@@ -109,9 +85,7 @@ class AppsComms:
 
     def push(self, message: Reply) -> None:
         """Send a message to every open comm (from any thread)."""
-        with self._lock:
-            comms = list(self._comms.values())
-        for comm in comms:
+        for comm in self.comms():
             with contextlib.suppress(Exception):
                 comm.send(message)
 
@@ -121,33 +95,13 @@ class AppsComms:
             raise WorkbenchError("This kernel has no Workbench: nothing is connected.")
         return workbench
 
-    def _follow(self) -> None:
-        """Push the reloads of the kernel's Workbench (again, if it was replaced)."""
-        workbench = self._state.existing
-        if workbench is (self._followed() if self._followed is not None else None):
-            return
-        if self._unfollow is not None:
-            self._unfollow()
-            self._unfollow = None
-        self._followed = None
-        if workbench is not None:
-            self._unfollow = workbench.app_host.reloads.subscribe(self._reloaded)
-            self._followed = weakref.ref(workbench)
+    def subscribe(self, workbench: Workbench) -> Unsubscribe:
+        """Push the reloads of the kernel's Workbench."""
+        return workbench.app_host.reloads.subscribe(self._reloaded)
 
     def _reloaded(self, change: tuple[str, str, str]) -> None:
         server, uri, sha = change
         self.push({"type": "reload", "server": server, "uri": uri, "html_sha256": sha})
-
-    def close(self) -> None:
-        if self._unfollow is not None:
-            self._unfollow()
-            self._unfollow = None
-        with self._lock:
-            comms = list(self._comms.values())
-            self._comms.clear()
-        for comm in comms:
-            with contextlib.suppress(Exception):
-                comm.close()
 
 
 def html_reply(outcome: Any) -> Reply:
@@ -263,26 +217,11 @@ _INSTALLED: weakref.WeakKeyDictionary[InteractiveShell, AppsComms] = weakref.Wea
 
 def install(shell: InteractiveShell, state: KernelState) -> AppsComms | None:
     """Register the comm target, once per shell (in a kernel); ``%load_ext`` calls it."""
-    manager = getattr(getattr(shell, "kernel", None), "comm_manager", None)
-    if manager is None:
-        return None
-    existing = _INSTALLED.get(shell)
-    if existing is not None:
-        return existing
-    comms = _INSTALLED[shell] = AppsComms(state)
-    manager.register_target(TARGET, comms.open)
-    return comms
+    return install_target(shell, TARGET, _INSTALLED, lambda: AppsComms(state))
 
 
 def uninstall(shell: InteractiveShell) -> None:
-    comms = _INSTALLED.pop(shell, None)
-    if comms is None:
-        return
-    manager = getattr(getattr(shell, "kernel", None), "comm_manager", None)
-    if manager is not None:
-        with contextlib.suppress(Exception):
-            manager.unregister_target(TARGET, comms.open)
-    comms.close()
+    uninstall_target(shell, TARGET, _INSTALLED)
 
 
 def push_reload(server: str, uri: str, sha: str | None = None) -> None:
@@ -293,7 +232,7 @@ def push_reload(server: str, uri: str, sha: str | None = None) -> None:
     for comms in list(_INSTALLED.values()):
         workbench = comms._state.existing
         if workbench is not None and not workbench.closed and sha is None:
-            comms._follow()
+            comms.follow()
             workbench.app_host.push_reload(server, uri)  # reloads arrive through _reloaded
             continue
         if workbench is not None and not workbench.closed:

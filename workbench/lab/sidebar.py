@@ -20,12 +20,12 @@ documents load with the first comm.
 from __future__ import annotations
 
 import contextlib
-import threading
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from workbench.errors import WorkbenchError
 from workbench.lab import TARGET
+from workbench.lab.comms import KernelComms, Unsubscribe, install_target, uninstall_target
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -34,43 +34,28 @@ if TYPE_CHECKING:
     from workbench.session import Workbench
 
 
-class Sidebars:
+class Sidebars(KernelComms):
     """Every open sidebar comm of one kernel, and the Workbench they follow."""
 
     def __init__(self, state: KernelState) -> None:
-        self._state = state
-        self._comms: dict[str, Any] = {}  # comm id -> comm
+        super().__init__(state)
         self._sent: dict[str, dict[str, Any]] = {}  # comm id -> last state document
         self._served: dict[str, Any] | None = None  # read on the main thread only
-        self._lock = threading.Lock()
-        self._followed: weakref.ref[Workbench] | None = None
-        self._unsubscribe: Any = None
 
     # -- the comm target ------------------------------------------------------------------
 
-    def open(self, comm: Any, message: dict[str, Any]) -> None:
-        """The target's handler: a panel opened a comm; send it the state now."""
-        comm_id = str(comm.comm_id)
-        with self._lock:
-            self._comms[comm_id] = comm
-        comm.on_msg(self._on_message)
-        comm.on_close(self._on_close)
-        self._follow()
+    def opened(self, comm_id: str) -> None:
+        """A panel opened a comm: send it the state now."""
         self._served = self._read_served()
         self._push(force={comm_id})
 
-    def _on_close(self, message: dict[str, Any]) -> None:
-        comm_id = str(message.get("content", {}).get("comm_id", ""))
-        with self._lock:
-            self._comms.pop(comm_id, None)
+    def forget(self, comm_id: str | None) -> None:
+        if comm_id is None:
+            self._sent.clear()
+        else:
             self._sent.pop(comm_id, None)
 
-    def _on_message(self, message: dict[str, Any]) -> None:
-        content = message.get("content", {})
-        comm = self._comms.get(str(content.get("comm_id", "")))
-        data = content.get("data")
-        if comm is None or not isinstance(data, dict):
-            return
+    def received(self, comm: Any, data: dict[str, Any]) -> None:
         reply = self.answer(data)
         if "seq" in data:
             reply["seq"] = data["seq"]
@@ -96,7 +81,7 @@ class Sidebars:
         kind = request.get("type")
         workbench = self._state.existing
         if kind == "refresh":
-            self._follow()
+            self.follow()
             self._served = self._read_served()
             return state.state_document(workbench, self._served)
         if kind == "search":
@@ -125,23 +110,13 @@ class Sidebars:
         """IPython's ``post_run_cell``: what the cell changed, the served surface included."""
         if not self._comms:
             return
-        self._follow()
+        self.follow()
         self._served = self._read_served()
         self._push()
 
-    def _follow(self) -> None:
-        """Listen to the registry of the kernel's Workbench (again, if it was replaced)."""
-        workbench = self._state.existing
-        followed = self._followed() if self._followed is not None else None
-        if workbench is followed:
-            return
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        self._followed = None
-        if workbench is not None:
-            self._unsubscribe = workbench.registry.subscribe(self._registry_changed)
-            self._followed = weakref.ref(workbench)
+    def subscribe(self, workbench: Workbench) -> Unsubscribe:
+        """Listen to the registry of the kernel's Workbench."""
+        return workbench.registry.subscribe(self._registry_changed)
 
     def _registry_changed(self, server: str) -> None:
         """A registry listener (any thread): the served surface as last read on the main
@@ -178,19 +153,6 @@ class Sidebars:
             with contextlib.suppress(Exception):  # a comm closing meanwhile
                 comm.send(document)
 
-    def close(self) -> None:
-        """Stop following, and close every comm (``%unload_ext``)."""
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        with self._lock:
-            comms = list(self._comms.values())
-            self._comms.clear()
-            self._sent.clear()
-        for comm in comms:
-            with contextlib.suppress(Exception):
-                comm.close()
-
 
 def _empty_registry() -> Any:
     from workbench.registry import Registry
@@ -201,35 +163,18 @@ def _empty_registry() -> Any:
 _INSTALLED: weakref.WeakKeyDictionary[InteractiveShell, Sidebars] = weakref.WeakKeyDictionary()
 
 
-def _comm_manager(shell: InteractiveShell) -> Any:
-    """The kernel's comm manager, or None outside a kernel (a terminal IPython, tests)."""
-    kernel = getattr(shell, "kernel", None)
-    return getattr(kernel, "comm_manager", None)
-
-
 def install(shell: InteractiveShell, state: KernelState) -> Sidebars | None:
     """Register the comm target and the after-cell hook, once per shell (in a kernel)."""
-    manager = _comm_manager(shell)
-    if manager is None:
-        return None
-    existing = _INSTALLED.get(shell)
-    if existing is not None:
-        return existing
-    sidebars = _INSTALLED[shell] = Sidebars(state)
-    manager.register_target(TARGET, sidebars.open)
-    shell.events.register("post_run_cell", sidebars.after_cell)
+    fresh = shell not in _INSTALLED
+    sidebars = install_target(shell, TARGET, _INSTALLED, lambda: Sidebars(state))
+    if sidebars is not None and fresh:
+        shell.events.register("post_run_cell", sidebars.after_cell)
     return sidebars
 
 
 def uninstall(shell: InteractiveShell) -> None:
     """Undo :func:`install`: the target and hook go, the open comms are closed."""
-    sidebars = _INSTALLED.pop(shell, None)
-    if sidebars is None:
-        return
-    manager = _comm_manager(shell)
-    if manager is not None:
-        with contextlib.suppress(Exception):
-            manager.unregister_target(TARGET, sidebars.open)
-    with contextlib.suppress(ValueError):
-        shell.events.unregister("post_run_cell", sidebars.after_cell)
-    sidebars.close()
+    sidebars = uninstall_target(shell, TARGET, _INSTALLED)
+    if sidebars is not None:
+        with contextlib.suppress(ValueError):
+            shell.events.unregister("post_run_cell", sidebars.after_cell)
