@@ -267,19 +267,7 @@ class SearchIndex:
 
         text, named = split_server_filter(query)
         server = server or named
-        # Bounded work whatever was typed or pasted (F10): a query's first characters, its
-        # first distinct terms.
-        raw = words(text[:MAX_QUERY_CHARS])
-        spelled = {stem(word): word for word in raw if word not in STOPWORDS}
-        query_terms = [*spelled, *self._compounds(raw)]
-        if len(query_terms) > MAX_QUERY_TERMS:
-            query_terms = list(dict.fromkeys(query_terms))[:MAX_QUERY_TERMS]
-        routes = {
-            term: self._routes(
-                term, spelled.get(term, term), allow_prefix=position == len(query_terms) - 1
-            )
-            for position, term in enumerate(query_terms)
-        }
+        _, routes = self.query_routes(text)
         scores = np.zeros(len(self._entries))
         for term_routes in routes.values():
             for route in term_routes:
@@ -297,6 +285,23 @@ class SearchIndex:
         return SearchResults(query, found, not found or found[0].weak)
 
     # -- how query terms reach the index ------------------------------------------------
+
+    def query_routes(self, text: str) -> tuple[dict[str, str], dict[str, list[_Route]]]:
+        """A query's terms (each stem and the word as typed) and the index terms each stands
+        for: what ``search`` scores and the search lab explains. Bounded work whatever was
+        typed or pasted (F10): a query's first characters, its first distinct terms."""
+        raw = words(text[:MAX_QUERY_CHARS])
+        spelled = {stem(word): word for word in raw if word not in STOPWORDS}
+        query_terms = [*spelled, *self._compounds(raw)]
+        if len(query_terms) > MAX_QUERY_TERMS:
+            query_terms = list(dict.fromkeys(query_terms))[:MAX_QUERY_TERMS]
+        routes = {
+            term: self._routes(
+                term, spelled.get(term, term), allow_prefix=position == len(query_terms) - 1
+            )
+            for position, term in enumerate(query_terms)
+        }
+        return spelled, routes
 
     def _routes(self, term: str, word: str, *, allow_prefix: bool) -> list[_Route]:
         """The index terms a query term (``word`` as typed) stands for: itself and its

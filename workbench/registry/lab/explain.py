@@ -11,12 +11,10 @@ from collections.abc import Iterable
 
 from workbench.registry.entry import ToolEntry
 from workbench.registry.search import (
-    MAX_QUERY_CHARS,
-    MAX_QUERY_TERMS,
     SearchIndex,
     split_server_filter,
 )
-from workbench.registry.vocabulary import STOPWORDS, stem, words
+from workbench.registry.vocabulary import stem, words
 
 __all__ = ["matched_terms"]
 
@@ -41,17 +39,7 @@ def matched_terms(index: SearchIndex, query: str, ids: Iterable[str]) -> dict[st
     """For each id the index holds, the query words that reach it: ``"file"``, or
     ``"doc→document"`` when the word reached an index term other than its own stem."""
     text, _ = split_server_filter(query)
-    raw = words(text[:MAX_QUERY_CHARS])
-    spelled = {stem(word): word for word in raw if word not in STOPWORDS}
-    query_terms = [*spelled, *index._compounds(raw)]
-    if len(query_terms) > MAX_QUERY_TERMS:
-        query_terms = list(dict.fromkeys(query_terms))[:MAX_QUERY_TERMS]
-    routes = {
-        term: index._routes(
-            term, spelled.get(term, term), allow_prefix=position == len(query_terms) - 1
-        )
-        for position, term in enumerate(query_terms)
-    }
+    spelled, routes = index.query_routes(text)
     found: dict[str, tuple[str, ...]] = {}
     for entry_id in ids:
         slot = index._slots.get(entry_id)
