@@ -180,6 +180,15 @@ class History:
         self._listeners.notify(call)
         return call
 
+    def record_read(
+        self, uri: str, server: str, values: dict[str, Any], observation: Observation
+    ) -> Observation:
+        """Record a resource read (``kind`` "resource", ``tool_id`` the URI) and return its
+        Observation so named: what ``Workbench.read_resource`` and an App's reads keep."""
+        observation = observation.model_copy(update={"tool_id": uri})
+        self.record(uri, server, values, observation, kind="resource")
+        return observation
+
     def note(self, call_id: int, kind: str, payload: dict[str, Any]) -> ToolCall | None:
         """Keep what an App said on the call it is drawn under (``ToolCall.app_notes``, the
         newest ``APP_NOTES``); None when that call is no longer kept."""

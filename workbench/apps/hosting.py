@@ -111,9 +111,7 @@ class AppHost:
             else:
                 message = f"{server!r} is not connected."
                 observation = Observation.error(ErrorKind.NOT_FOUND, message, duration=0.0)
-            observation = observation.model_copy(update={"tool_id": uri})
-            self._history.record(uri, server, {}, observation, kind="resource")
-        return observation
+            return self._history.record_read(uri, server, {}, observation)
 
     def _updated(self, server: str, uri: str) -> None:
         """A drawn App changed on its server (any thread): read it, then tell ``reloads``."""

@@ -129,14 +129,15 @@ class Offerings:
             if missing:
                 problems = [(name, "required but missing") for name in missing]
                 message = str(InvalidArgumentsError(uri, problems))
-                return self._record_read(uri, server or "", values, _refused(message))
+                return self.history.record_read(uri, server or "", values, _refused(message))
             uri = uri_template.expand(uri, values)
         try:
             connection = self._resource_owner(uri, server)
         except WorkbenchError as error:
-            return self._record_read(uri, server or "", values, _refused(str(error), "not_found"))
+            refused = _refused(str(error), "not_found")
+            return self.history.record_read(uri, server or "", values, refused)
         observation = self._run(offerings.read_resource(connection, uri, timeout=timeout))
-        return self._record_read(uri, connection.name, values, observation)
+        return self.history.record_read(uri, connection.name, values, observation)
 
     def subscribe_resource(
         self,
@@ -390,13 +391,6 @@ class Offerings:
         if not found:
             raise RequestFailedError(f"No resource template {uri_template_text}.")
         return found[0]
-
-    def _record_read(
-        self, uri: str, server: str, values: dict[str, Any], observation: Observation
-    ) -> Observation:
-        observation = observation.model_copy(update={"tool_id": uri})
-        self.history.record(uri, server, values, observation, kind="resource")
-        return observation
 
     async def _reread(self, subscription: ResourceSubscription) -> None:
         connection = self._manager.get(subscription.server)
