@@ -21,8 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from workbench.apps.ui_meta import APP_MIME_TYPE, ResourceUi, is_app_mime_type, resource_ui, shown
+from workbench.apps.ui_meta import ResourceUi, is_app_mime_type, resource_ui, shown
 from workbench.errors import RequestFailedError, UnknownServerError
+from workbench.tools.app_definition import APP_MIME_TYPE
 
 if TYPE_CHECKING:
     from workbench.mcp.connection import Connection, ServerChange

@@ -14,12 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.registry.visibility import APP, MODEL, visibility
+from workbench.registry.visibility import visibility
+from workbench.tools.app_definition import CSP_KEYS
 
 UI_SCHEME = "ui://"
-APP_MIME_TYPE = "text/html;profile=mcp-app"
-"""The mime type of an App's HTML resource."""
-CSP_KEYS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
 SHOWN = 80
 """Characters of a server's value quoted in a problem line."""
 
@@ -32,14 +30,6 @@ class ToolUi:
     visibility: tuple[str, ...]
     problem: str | None = None
     """Why a declared App is not drawn (a URI that is not ``ui://``), one line."""
-
-    @property
-    def model_visible(self) -> bool:
-        return MODEL in self.visibility
-
-    @property
-    def app_visible(self) -> bool:
-        return APP in self.visibility
 
 
 @dataclass(frozen=True)
