@@ -29,10 +29,12 @@ wb.add_tools(wait_here)
 touches the file ``wait_here_started`` when it starts (needs ``asyncio``, ``threading``,
 ``tool`` and a Workbench ``wb`` in the kernel)."""
 
-SETTLE = 0.1
+SETTLE = 0.5
 """Seconds given to a waiting cell after its tool or coroutine said it started, before the
 interrupt: the cell's thread is then in its wait, as a person's stop press finds it. (A
-fixed second before, this was about 25 s of the suite's time.)"""
+fixed second before, this was about 25 s of the suite's time. At 0.1 s, one fresh-clone run
+of 36 interrupt tests saw a notebook tool not cancelled on the server within 5 s in the
+nest_asyncio sync-cell case; not understood yet, so half a second, nearer what was stable.)"""
 
 
 def forget_started(session: Any) -> Path:
