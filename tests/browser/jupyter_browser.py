@@ -446,12 +446,17 @@ class LabPage:
         state: dict[str, Any] | None = self.page.evaluate(_STATE_JS)
         return state
 
-    def _fail(self, message: str) -> NoReturn:
-        shot = "none"
+    def fail(self, message: str) -> NoReturn:
+        """Raise with what the page showed: a screenshot, any open dialog, the kernel's
+        state, page and console errors and the server's log (what CI keeps of a failure)."""
+        shot, state = "none", None
         with contextlib.suppress(Exception):
             shot = str(self.screenshot("timeout").relative_to(ROOT))
+        with contextlib.suppress(Exception):
+            state = self._state()
         raise TimeoutError(
-            f"{message} (screenshot: {shot})\npage errors: {self.page_errors}"
+            f"{message} (screenshot: {shot})\npage state: {state!r}"
+            f"\npage errors: {self.page_errors}"
             f"\nconsole errors: {self.console_errors}\nserver log:\n{self.server.log(30)}"
         )
 
@@ -466,11 +471,11 @@ class LabPage:
         while time.monotonic() < deadline:
             state = self._state()
             if state and state["dialog"]:
-                self._fail(f"a dialog is open while waiting for the kernel: {state['dialog']!r}")
+                self.fail(f"a dialog is open while waiting for the kernel: {state['dialog']!r}")
             if state and state["kernel"] not in ("", "No Kernel") and state["status"] == "idle":
                 return
             time.sleep(0.1)
-        self._fail(f"the kernel was not ready within {timeout:.0f} s; last state: {state}")
+        self.fail(f"the kernel was not ready within {timeout:.0f} s; last state: {state}")
 
     def wait_for_idle(self, timeout: float = RUN_TIMEOUT, settle: float = 0.5) -> None:
         """Wait until no cell is queued or running (no ``[*]`` prompt) and the kernel is idle.
@@ -484,7 +489,7 @@ class LabPage:
         while time.monotonic() < deadline:
             state = self._state()
             if state and state["dialog"]:
-                self._fail(f"a dialog is open while waiting for the kernel: {state['dialog']!r}")
+                self.fail(f"a dialog is open while waiting for the kernel: {state['dialog']!r}")
             idle = (
                 state is not None
                 and state["status"] == "idle"
@@ -497,7 +502,7 @@ class LabPage:
             elif time.monotonic() - quiet_since >= settle:
                 return
             time.sleep(0.1)
-        self._fail(f"cells still running after {timeout:.0f} s; last state: {state}")
+        self.fail(f"cells still running after {timeout:.0f} s; last state: {state}")
 
     def _wait_for_start(self, before: list[str], timeout: float = 10.0) -> None:
         """Wait until some prompt changed from ``before``: the run was really requested."""
@@ -507,7 +512,7 @@ class LabPage:
             if state and state["prompts"] != before:
                 return
             time.sleep(0.05)
-        self._fail("no cell started running after the run command")
+        self.fail("no cell started running after the run command")
 
     # -- running --
 
@@ -600,7 +605,7 @@ class LabPage:
             if text in shown:
                 return shown
             if time.monotonic() > deadline:
-                self._fail(f"{text!r} not shown within {timeout:.0f} s; shown: {shown[-2000:]!r}")
+                self.fail(f"{text!r} not shown within {timeout:.0f} s; shown: {shown[-2000:]!r}")
             time.sleep(0.1)
 
     def cell_sources(self) -> list[str]:
@@ -632,7 +637,11 @@ class LabPage:
                     if until is None or until(notebook):
                         return notebook
             if time.monotonic() > deadline:
-                raise AssertionError(f"{path} was not saved as expected within {timeout:.0f} s")
+                changed = notebook != {}
+                self.fail(
+                    f"{path} was not saved as expected within {timeout:.0f} s "
+                    f"({'saved, but not as expected' if changed else 'never written'})"
+                )
 
     def leave_and_stop_kernel(self) -> None:
         """Leave the page and shut this test's kernels down (as closing the tab and choosing

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.app_servers import BASIC, BUDGET, app_server
 from tests.browser import probe_app
@@ -208,11 +209,30 @@ def run(lab: LabPage, code: str) -> tuple[int, str]:
     return index, lab.run_cell_with(code)
 
 
-def app_in(lab: LabPage, index: int) -> FrameLocator:
-    """The App drawn in cell ``index``'s output (waiting for its frame)."""
+def app_in(lab: LabPage, index: int, connected: bool = True) -> FrameLocator:
+    """The App drawn in cell ``index``'s output, once it has done its handshake with the host
+    (as a person sees it drawn: a click before then reaches an App not yet listening); with
+    ``connected=False``, as soon as its frame is there (an App that never does one)."""
     frame = lab.cells().nth(index).locator("iframe.jp-wb-app-frame")
-    frame.wait_for()
+    ready = frame.and_(lab.page.locator("[data-app-state=connected]")) if connected else frame
+    try:
+        ready.wait_for(timeout=WAIT)
+    except PlaywrightError as error:
+        state = frame.evaluate_all("frames => frames.map(f => f.dataset.appState)")
+        lab.fail(f"the App in cell {index} is not connected (frames: {state}): {error}")
     return frame.content_frame
+
+
+def click_for_a_new_time(lab: LabPage, app: FrameLocator) -> str:
+    """Click the get-time App's button; the new time it shows once the server answered."""
+    shown = app.locator("#server-time")
+    previous = shown.inner_text()
+    app.locator("#get-time-btn").click()
+    try:
+        expect(shown).not_to_have_text(previous, timeout=WAIT)
+    except AssertionError as error:
+        lab.fail(f"the App's get-time call was not answered within {WAIT // 1000} s: {error}")
+    return shown.inner_text()
 
 
 def history(lab: LabPage) -> list[list[str]]:
@@ -245,12 +265,8 @@ def test_calling_get_time_draws_the_app_with_the_time_the_server_answered(lab: L
 
 def test_a_button_in_the_app_calls_the_server_through_the_kernel(lab: LabPage) -> None:
     index = first_app_cell(lab, GET_TIME)
-    app = app_in(lab, index)
-    shown = app.locator("#server-time")
-    before = shown.inner_text()
-    app.locator("#get-time-btn").click()
-    expect(shown).not_to_have_text(before, timeout=WAIT)
-    assert ISO_TIME.match(shown.inner_text()), shown.inner_text()
+    shown = click_for_a_new_time(lab, app_in(lab, index))
+    assert ISO_TIME.match(shown), shown
     rows = history(lab)
     assert ["basic.get-time", "app", "ok"] in rows, rows
     assert rows.count(["basic.get-time", "kernel", "ok"]) == 1, rows
@@ -432,7 +448,8 @@ def test_an_app_that_declares_the_origin_reaches_it(lab: LabPage, listener: List
     """The control for the test above: the same port, declared in connectDomains, is reached
     (so a silent port there means the policy blocked the App)."""
     index, _ = run(lab, "%mcp call hostile.declared")
-    expect(app_in(lab, index).locator("body")).to_have_attribute("data-done", "yes", timeout=WAIT)
+    declared = app_in(lab, index, connected=False).locator("body")
+    expect(declared).to_have_attribute("data-done", "yes", timeout=WAIT)
     wait_for(lambda: "/declared" in listener.paths, seconds=10)
     assert listener.paths == ["/declared"], listener.paths
 
@@ -464,11 +481,7 @@ def test_a_forged_post_message_from_another_frame_calls_nothing(lab: LabPage) ->
     # A real App's call afterwards: once it is answered, the forged messages (sent first, on
     # the same page) have been handled too.
     index = first_app_cell(lab, GET_TIME)
-    app = app_in(lab, index)
-    shown = app.locator("#server-time")
-    previous = shown.inner_text()
-    app.locator("#get-time-btn").click()
-    expect(shown).not_to_have_text(previous, timeout=WAIT)
+    click_for_a_new_time(lab, app_in(lab, index))
     lab.page.evaluate("() => document.getElementById('forger').remove()")
 
     ran = ran_by_hostile(lab)

@@ -64,6 +64,9 @@ export class AppFrame {
     const allow = allowAttribute(page.permissions);
     // an empty allow list still names nothing: the App gets no feature it did not ask for
     iframe.setAttribute('allow', allow);
+    // 'loading' until the App's ui/initialize handshake completes, then 'connected': what a
+    // person sees as "drawn" and a test waits for before clicking inside the App
+    iframe.dataset.appState = 'loading';
     this.iframe = iframe;
   }
 
@@ -146,6 +149,7 @@ export class AppFrame {
   private _wire(bridge: AppBridge): void {
     bridge.oninitialized = () => {
       this._initialized = true;
+      this.iframe.dataset.appState = 'connected';
       void bridge.sendToolInput({ arguments: this.input });
       void bridge.sendToolResult(this.result as Parameters<AppBridge['sendToolResult']>[0]);
     };
