@@ -50,3 +50,24 @@ def wait_until_started(started: Path, timeout: float = 10.0) -> None:
     """Block until ``wait_here`` has started on the kernel's notebook server, then settle."""
     wait_for(started.exists, timeout, "notebook.wait_here to start on the server")
     time.sleep(SETTLE)
+
+
+CANCELLED_ON_THE_SERVER = """
+import sys as _sys, traceback as _traceback
+if not cancelled.wait(15):
+    print("history:", [(c.tool_id, c.status) for c in wb.history[-3:]])
+    for _thread, _frame in _sys._current_frames().items():
+        print("thread", _thread, "".join(_traceback.format_stack(_frame)[-8:]))
+print("cancelled:", cancelled.is_set())
+"""
+"""Kernel code: wait for ``wait_here`` to be cancelled on the server; if it was not, print the
+last calls and every thread's stack (what a rare miss in CI needs to be understood). Its last
+line says ``cancelled: True`` or ``cancelled: False``."""
+
+
+def cancelled_on_the_server(session: Any) -> None:
+    """Assert ``wait_here`` was cancelled on the notebook server (15 s: loose, since it is the
+    cancellation that is checked; the time to idle after an interrupt is bounded apart)."""
+    status, out, err = session.execute(CANCELLED_ON_THE_SERVER, timeout=40)
+    assert status == "ok", err
+    assert str(out).strip().endswith("cancelled: True"), out
