@@ -5,7 +5,12 @@ bridge's sync call (``Workbench.call``), and the bridge's awaited call (``Workbe
 from another loop); in-memory and over stdio. Then the time to connect five stdio servers
 from one config against the slowest single connect. Ratios are taken within one run.
 
-    .venv/bin/python benchmarks/bridge_latency.py [--calls 400]
+A ratio moves by about 0.1 from one process to the next on a quiet 2-core machine (which core
+each thread lands on, the heap's layout), far more than within a process, so ``--repeats K``
+measures K fresh processes one after another and prints each one's ratios and their median,
+the figure to quote.
+
+    .venv/bin/python benchmarks/bridge_latency.py [--calls 400] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import inspect
 import json
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -87,9 +93,13 @@ async def interleaved(
     return samples
 
 
-def latency(count: int) -> None:
-    print(f"Per-call latency of 'add', {count} calls per path, paths interleaved (ms)")
-    print(f"{'transport':<11}{'path':<16}{'median':>9}{'p95':>9}{'ratio':>8}")
+def latency(count: int, show: bool = True) -> dict[str, float]:
+    """Measure every path; print its table (when ``show``) and return each path's ratio to
+    the raw call, keyed ``"transport path"``."""
+    ratios: dict[str, float] = {}
+    if show:
+        print(f"Per-call latency of 'add', {count} calls per path, paths interleaved (ms)")
+        print(f"{'transport':<11}{'path':<16}{'median':>9}{'p95':>9}{'ratio':>8}")
     setups: dict[str, tuple[Callable[[], object], Connect]] = {
         "in-memory": (build_demo_server, lambda wb: wb.connect("demo")),
         "stdio": (
@@ -106,8 +116,26 @@ def latency(count: int) -> None:
         raw_median = summary(results["raw await"])[0]
         for path, samples in results.items():
             median, p95 = summary(samples)
-            ratio = median / raw_median
-            print(f"{transport:<11}{path:<16}{median:>9.3f}{p95:>9.3f}{ratio:>8.2f}")
+            ratio = ratios[f"{transport} {path}"] = median / raw_median
+            if show:
+                print(f"{transport:<11}{path:<16}{median:>9.3f}{p95:>9.3f}{ratio:>8.2f}")
+    return ratios
+
+
+def repeated(count: int, repeats: int) -> None:
+    """Each repeat in a fresh process, one after another; each one's ratios and the median."""
+    runs: list[dict[str, float]] = []
+    for _ in range(repeats):
+        argv = [sys.executable, __file__, "--calls", str(count), "--servers", "0", "--ratios"]
+        done = subprocess.run(argv, capture_output=True, text=True, check=True)
+        runs.append(json.loads(done.stdout.splitlines()[-1]))
+    print(f"Ratio to a raw 'await client.call_tool' of 'add', {count} calls per path, "
+          f"{repeats} processes")  # fmt: skip
+    print(f"{'transport path':<27}{'runs':<{6 * repeats}}{'median':>7}")
+    for key in runs[0]:
+        values = [run[key] for run in runs]
+        shown = "".join(f"{value:<6.2f}" for value in values)
+        print(f"{key:<27}{shown}{statistics.median(values):>7.2f}")
 
 
 def connect_command() -> list[str]:
@@ -149,8 +177,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=400)
     parser.add_argument("--servers", type=int, default=5)
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="fresh processes to measure the calls in"
+    )
+    parser.add_argument("--ratios", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
-    latency(options.calls)
+    if options.ratios:  # one repeat of a --repeats run: its ratios as a JSON line
+        print(json.dumps(latency(options.calls, show=False)))
+        return
+    if options.repeats > 1:
+        repeated(options.calls, options.repeats)
+    else:
+        latency(options.calls)
     if options.servers:
         command = connect_command()
         concurrent_connects(options.servers, command)
