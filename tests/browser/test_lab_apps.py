@@ -272,6 +272,36 @@ def test_a_button_in_the_app_calls_the_server_through_the_kernel(lab: LabPage) -
     assert rows.count(["basic.get-time", "kernel", "ok"]) == 1, rows
 
 
+def test_the_tool_browser_draws_the_app_under_its_call(lab: LabPage) -> None:
+    """The browser's call panel (an ipywidgets Output holding the Observation's bundle) draws
+    the App as a cell's output does, and the App's own call goes through the kernel."""
+    index, _ = run(lab, "browser = workbench.browse()\nbrowser")
+    browser = lab.cells().nth(index).locator(".wb-browser")
+    query = browser.locator(".wb-tl-query")
+    query.fill("get-time")
+    rows = browser.locator(".wb-tl-rows")
+    expect(rows).to_have_attribute("data-query", "get-time")
+    expect(rows.locator(".wb-tl-row").first).to_have_attribute("data-id", "basic.get-time")
+    # Enter opens the first row, and the Call button gets its click as an event: the notebook
+    # may still scroll as the new cell's output grows, and a mouse click aimed there can land
+    # beside its target (Enter on the button would go to the notebook's own shortcut).
+    query.press("Enter")
+    query.blur()  # the next cell is added by the notebook's keyboard shortcuts
+    expect(browser.locator(".wb-card")).to_contain_text("basic.get-time")
+    browser.locator(".wb-call").dispatch_event("click")
+    result = browser.locator(".wb-call-panel .wb-result")
+    expect(result.locator(".jp-wb-app-bar")).to_contain_text(GET_TIME, timeout=WAIT)
+    answered = kernel_print(lab, "wb.history[-1].observation.structured_content['time']")
+    app = app_in(lab, index)
+    expect(app.locator("#server-time")).to_have_text(answered, timeout=WAIT)
+    lab.screenshot("get-time in the tool browser")
+
+    before = history(lab)
+    click_for_a_new_time(lab, app)
+    new = history(lab)[len(before) :]
+    assert ["basic.get-time", "app", "ok"] in new, new
+
+
 # -- the probe App (an App server made in the kernel, connected in-process) --
 
 
