@@ -213,8 +213,9 @@ def app_in(lab: LabPage, index: int, connected: bool = True) -> FrameLocator:
     """The App drawn in cell ``index``'s output, once it has done its handshake with the host
     (as a person sees it drawn: a click before then reaches an App not yet listening); with
     ``connected=False``, as soon as its frame is there (an App that never does one)."""
-    frame = lab.cells().nth(index).locator("iframe.jp-wb-app-frame")
-    ready = frame.and_(lab.page.locator("[data-app-state=connected]")) if connected else frame
+    cell = lab.cells().nth(index)
+    frame = cell.locator("iframe.jp-wb-app-frame")
+    ready = cell.locator("iframe.jp-wb-app-frame[data-app-state=connected]") if connected else frame
     try:
         ready.wait_for(timeout=WAIT)
     except PlaywrightError as error:
