@@ -14,7 +14,9 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+import time
+from collections import defaultdict
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -80,6 +82,32 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 Recorder = Callable[[str, float], None]
+_MODULES = "modules"  # the section of each module's wall time (its fixtures included)
+_SLOWEST_MODULES = 25
+_module_seconds: defaultdict[str, float] = defaultdict(float)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    """Add each test's wall time (setup and teardown included, so a module's fixtures too)
+    to its module's: the summary lists the slowest modules and each process's busy time, to
+    keep ``make test`` inside its time."""
+    started = time.monotonic()
+    try:
+        return (yield)
+    finally:
+        _module_seconds[item.nodeid.split("::", 1)[0]] += time.monotonic() - started
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    folder = os.environ.get(_TIMINGS_DIR)
+    if folder and _module_seconds:
+        worker = getattr(session.config, "workerinput", {}).get("workerid", "main")
+        with (Path(folder) / f"{os.getpid()}.jsonl").open("a") as out:
+            for module, seconds in _module_seconds.items():
+                out.write(json.dumps([_MODULES, f"{worker} {module}", seconds]) + "\n")
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +145,23 @@ def pytest_terminal_summary(
             name, label, seconds = json.loads(line)
             sections.setdefault(name, []).append((label, seconds))
     shutil.rmtree(folder, ignore_errors=True)
+    modules = sections.pop(_MODULES, [])
     for section, timings in sections.items():
         terminalreporter.section(f"{section} timings")
         for label, seconds in timings:
             terminalreporter.write_line(f"{seconds * 1000:8.0f} ms  {label}")
+    if modules:
+        _summarise_modules(terminalreporter, modules)
+
+
+def _summarise_modules(reporter: pytest.TerminalReporter, rows: list[tuple[str, float]]) -> None:
+    """Each process's busy time, then the slowest modules and the process that ran each."""
+    busy: defaultdict[str, float] = defaultdict(float)
+    for label, seconds in rows:
+        busy[label.split(" ", 1)[0]] += seconds
+    reporter.section(f"slowest {_SLOWEST_MODULES} modules (wall time, fixtures included)")
+    shown = ", ".join(f"{worker} {seconds:.0f} s" for worker, seconds in sorted(busy.items()))
+    reporter.write_line(f"busy: {shown}")
+    for label, seconds in sorted(rows, key=lambda row: -row[1])[:_SLOWEST_MODULES]:
+        worker, module = label.split(" ", 1)
+        reporter.write_line(f"{seconds:8.1f} s  {worker:<5} {module}")
