@@ -99,25 +99,27 @@ reset-notebooks:
 
 # $(call wheelhouse-downloads,<folder>), <folder> holding the project's wheel: every wheel it
 # and JupyterLab need (the lock's versions), pip, mcp-server-time's wheels (its own venv:
-# resolved apart), server-everything's node_modules as a tarball and `make html`'s npm packs.
-# Always from the index, wheels only (--only-binary): nothing gets built on the workshop's machines.
+# resolved apart), server-everything's and the Apps servers' node_modules as tarballs and `make
+# html`'s npm packs. Always from the index, wheels only (--only-binary): nothing gets built on
+# the workshop's machines. The npm parts run beside the wheels (independent downloads into
+# folders of their own: about 20 s off); the recipe fails if any part does.
 define wheelhouse-downloads
+@echo "==> server-everything $(EVERYTHING_VERSION) and the MCP Apps servers (npm, --ignore-scripts)" \
+  "packed as $(EVERYTHING_TARBALL) and $(APP_SERVERS_TARBALL), beside the wheels"
+{ npm install --ignore-scripts --no-audit --no-fund --prefix $(1)/npm \
+    @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION) && \
+  tar -czf $(1)/$(EVERYTHING_TARBALL) -C $(1)/npm . && rm -rf $(1)/npm; } & everything=$$!; \
+{ npm install --ignore-scripts --no-audit --no-fund --prefix $(1)/apps \
+    @modelcontextprotocol/server-basic-vanillajs@$(BASIC_APP_VERSION) \
+    @modelcontextprotocol/server-budget-allocator@$(BUDGET_APP_VERSION) && \
+  tar -czf $(1)/$(APP_SERVERS_TARBALL) -C $(1)/apps . && rm -rf $(1)/apps; } & apps=$$!; \
+{ cd $(1) && npm pack --silent $(HTML_NPM) >/dev/null; } & html=$$!; \
 $(BIN)/python -m pip download --progress-bar on --only-binary :all: -d $(1) \
-  -c $(LAB_LOCK) pip "$$(ls $(1)/jupyter_mcp_workbench-*.whl)[lab]"
+  -c $(LAB_LOCK) pip "$$(ls $(1)/jupyter_mcp_workbench-*.whl)[lab]" && \
 $(BIN)/python -m pip download --progress-bar on --only-binary :all: -d $(1) \
-  mcp-server-time==$(TIME_SERVER_VERSION)
-@echo "==> server-everything $(EVERYTHING_VERSION) (npm, --ignore-scripts) packed as $(EVERYTHING_TARBALL)"
-npm install --ignore-scripts --no-audit --no-fund --prefix $(1)/npm \
-  @modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
-tar -czf $(1)/$(EVERYTHING_TARBALL) -C $(1)/npm .
-rm -rf $(1)/npm
-@echo "==> the MCP Apps servers (npm, --ignore-scripts) packed as $(APP_SERVERS_TARBALL)"
-npm install --ignore-scripts --no-audit --no-fund --prefix $(1)/apps \
-  @modelcontextprotocol/server-basic-vanillajs@$(BASIC_APP_VERSION) \
-  @modelcontextprotocol/server-budget-allocator@$(BUDGET_APP_VERSION)
-tar -czf $(1)/$(APP_SERVERS_TARBALL) -C $(1)/apps .
-rm -rf $(1)/apps
-cd $(1) && npm pack --silent $(HTML_NPM) >/dev/null
+  mcp-server-time==$(TIME_SERVER_VERSION); wheels=$$?; \
+wait $$everything; everything=$$?; wait $$apps; apps=$$?; wait $$html; html=$$?; \
+test $$wheels -eq 0 && test $$everything -eq 0 && test $$apps -eq 0 && test $$html -eq 0
 endef
 
 # The instructor's USB stick: every wheel `make lab` installs (the project's own too, its
