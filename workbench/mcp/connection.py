@@ -24,6 +24,7 @@ from workbench.config.spec import ServerSpec
 from workbench.errors import ConnectionFailedError, RequestFailedError
 from workbench.features.log_levels import LOG_LEVELS
 from workbench.listeners import warn_raised
+from workbench.mcp import lean_call
 from workbench.mcp.answers import CallAnswers, ClientAnswers, ServerAnswerer
 from workbench.mcp.direct import DirectCall, answer_directly
 from workbench.mcp.failures import (
@@ -322,9 +323,7 @@ class Connection:
         progress = _progress_handler(on_progress)
         if direct is not None:  # answered in process: no MCP hop (direct.py)
             return await answer_directly(direct, self, tool, arguments, limit, progress)
-        return await self._client.call_tool_mcp(
-            tool, arguments, timeout=limit, progress_handler=progress
-        )
+        return await lean_call.call_tool(self._client, tool, arguments, limit, progress)
 
     def _failed(
         self,
