@@ -3,7 +3,9 @@
 The bridge leans on CPython details that move between versions: ``asyncio.mixins.
 _LoopBoundMixin`` and where an object keeps its ``_loop`` (``bound_to`` / ``_unbind``, which
 give back what a displaced notebook tool bound), the loop methods ``loops.BridgeLoop`` pins
-against nest_asyncio, and the event loop policy's ``_local._loop``. ``make test`` runs on one
+against nest_asyncio, and the event loop policy's ``_local._loop``; the short tool call
+(``mcp/lean_call.py``) leans on ``Task.uncancel`` from 3.11 and on the FastMCP each Python
+resolves to (4.1 on 3.10). ``make test`` runs on one
 Python; this runs the bridge's tests and the notebook-tool kernel tests on the first and last
 ``Programming Language :: Python :: 3.X`` classifiers of pyproject.toml (3.10 and 3.13).
 
@@ -44,6 +46,7 @@ TESTS = [
     "tests/serving/test_notebook_server.py",
     "tests/kernel/test_notebook_tools_kernel.py",
     "tests/kernel/test_bridge_kernel.py",
+    "tests/mcp/test_lean_call.py",
 ]
 TEST_PACKAGES = ["pytest", "pytest-timeout", "nest-asyncio", "nest-asyncio2", "jupyter-client"]
 """What those tests need beyond the runtime dependencies (pinned by the lock)."""
