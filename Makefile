@@ -205,11 +205,15 @@ $(VENV)/.deps-lab: pyproject.toml $(LAB_LOCK) | $(BIN)/python
 	$(BIN)/python -m pip install --progress-bar on $(PIP_FROM) -r $(LAB_LOCK)
 	touch $@
 
+# The test venv is installed by uv, at the lock's own version of uv: the same packages as pip
+# installs from the lock (compared with pip freeze), bytecode compiled as pip does, in about
+# 20 s instead of pip's 40-75 s on a fresh clone (make test's first step). `make lab` keeps pip,
+# which the workshop's wheelhouse and its instructions are written for.
 $(VENV)/.deps-dev: pyproject.toml $(DEV_LOCK) | $(BIN)/python
 	@echo "==> Installing the test and development tools into $(VENV), the versions pinned in"
-	@echo "    $(DEV_LOCK) ($$(sed -n 's/==.*//p' $(DEV_LOCK) | sort -u | wc -l) packages, about 560 MB; pip unpacks them for about"
-	@echo "    a minute without a word after the downloads)."
-	$(BIN)/python -m pip install --progress-bar on -r $(DEV_LOCK)
+	@echo "    $(DEV_LOCK) ($$(sed -n 's/==.*//p' $(DEV_LOCK) | sort -u | wc -l) packages, about 560 MB), with uv (about 20 s)."
+	$(BIN)/python -m pip install --quiet "$$(sed -n 's/^\(uv==[^ ;]*\).*/\1/p' $(DEV_LOCK))"
+	$(BIN)/uv pip install --python $(BIN)/python --compile-bytecode -r $(DEV_LOCK)
 	touch $@ $(VENV)/.deps-lab
 
 # From the index: the locked dependencies, the extension built (announced by its own rule), then
