@@ -44,8 +44,6 @@ class Escaped(Exception):
         self.original = original
 
 
-
-
 class BridgedFuture(concurrent.futures.Future[T]):
     """The future of a submitted call: every way of waiting on it can be interrupted.
 
