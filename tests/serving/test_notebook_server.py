@@ -146,6 +146,47 @@ def test_a_timeout_says_to_await_only_for_a_displaced_async_tool(wb: Workbench) 
 
 
 @pytest.mark.integration
+def test_a_tool_cancelled_on_the_callers_loop_is_an_error_and_the_server_lives_on(
+    wb: Workbench,
+) -> None:
+    """The caller's loop cancels the tool it runs (its loop stopping, a cell's task
+    cancelled) while the server still awaits it: an error result, never a CancelledError
+    that cancels the server's handler from outside and ends the in-process session (the
+    next call then found "Connection closed")."""
+    running: list[asyncio.Task[object]] = []
+
+    @tool
+    async def waits() -> str:
+        """Waits until cancelled."""
+        task = asyncio.current_task()
+        assert task is not None
+        running.append(task)
+        await asyncio.sleep(30)
+        return "never"
+
+    @tool
+    def echo(text: str) -> str:
+        """Says the text back."""
+        return text
+
+    wb.add_tools(waits, echo)
+
+    async def cancelled_on_this_loop() -> Observation:
+        call = asyncio.ensure_future(wb.acall("notebook.waits", timeout=20))
+        while not running:  # the free loop took the tool: it runs here
+            await asyncio.sleep(0.01)
+        running[0].cancel()  # the caller's side, not the server's, cancels it
+        return await call
+
+    cancelled = asyncio.run(asyncio.wait_for(cancelled_on_this_loop(), timeout=15))
+    assert cancelled.is_error, cancelled
+    assert "cancelled on the kernel's event loop" in cancelled.text, cancelled.text
+    after = wb.call("notebook.echo", {"text": "still here"})
+    assert not after.is_error, after.text
+    assert after.text == "still here"
+
+
+@pytest.mark.integration
 def test_a_displaced_tool_whose_own_event_a_thread_sets_finishes(wb: Workbench) -> None:
     """The usual bridge from a callback API; a check that read asyncio's internals once
     stopped it as stuck after 0.3 s, although the thread would have set the event."""

@@ -61,6 +61,7 @@ class _Handoff(Generic[T]):
         self._waiter: asyncio.Future[None] | None = None  # on the bridge loop: woken at claim
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[T] | None = None
+        self._cancel_asked = False  # by whoever awaits result(): its own cancellation
         self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
 
     def claim(self, who: str) -> bool:
@@ -114,13 +115,23 @@ class _Handoff(Generic[T]):
 
     def _copy(self, task: asyncio.Task[T]) -> None:
         self._host.tools_running.pop(id(self), None)
-        if task.cancelled():
+        if task.cancelled() and not self._cancel_asked:
+            # Cancelled on the kernel's side (its loop stopped: asyncio.run ending, a cell's
+            # task cancelled), not by the caller: a CancelledError would cancel the awaiting
+            # server handler from outside and end the in-process server's session with it.
+            stopped = RuntimeError(
+                f"{self._label} was cancelled on the kernel's event loop before it finished "
+                "(the loop stopped or a cell cancelled it)."
+            )
+            _settle_future(self.future, None, stopped)
+        elif task.cancelled():
             _settle_future(self.future, None, asyncio.CancelledError())
         else:
             exc = task.exception()
             _settle_future(self.future, None if exc is not None else task.result(), exc)
 
     def _cancel(self) -> None:
+        self._cancel_asked = True
         if self._task is not None:
             self._task.cancel()
 
