@@ -21,13 +21,11 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import mcp_types
-from fastmcp import Client
-from fastmcp.client.telemetry import client_span
-from fastmcp.telemetry import inject_trace_context
-from opentelemetry.trace import Status, StatusCode
+if TYPE_CHECKING:  # imported at the first call: `%load_ext workbench` imports no fastmcp
+    import mcp_types
+    from fastmcp import Client
 
 T = TypeVar("T")
 Driver = Callable[..., Coroutine[Any, Any, Any]]
@@ -55,6 +53,11 @@ async def call_tool(
     progress: Any = None,
 ) -> mcp_types.CallToolResult:
     """``client.call_tool_mcp(name, arguments, timeout=..., progress_handler=...)``, shorter."""
+    import mcp_types
+    from fastmcp.client.telemetry import client_span
+    from fastmcp.telemetry import inject_trace_context
+    from opentelemetry.trace import Status, StatusCode
+
     found = short_way(client)
     if found is None:
         result: mcp_types.CallToolResult = await client.call_tool_mcp(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 import sys
 import threading
 import types
@@ -24,6 +25,7 @@ from typing import Any
 
 from workbench.bridge import start_daemon_thread
 
+_log = logging.getLogger(__name__)
 DEFERRED = "rfc3987_syntax"
 _lock = threading.Lock()
 _warmed_up = False
@@ -81,4 +83,13 @@ def warm_up_result_validation() -> None:
         _warmed_up = True
     if "jsonschema" not in sys.modules:
         defer_iri_grammar()
-        start_daemon_thread(importlib.import_module, "jsonschema", name="workbench-warm-up")
+        start_daemon_thread(_import_quietly, "jsonschema", name="workbench-warm-up")
+
+
+def _import_quietly(name: str) -> None:
+    """Import ``name`` ahead of its first use; a failure (a process out of file descriptors)
+    is only logged: that first use imports it again and says what went wrong there."""
+    try:
+        importlib.import_module(name)
+    except Exception as error:  # a head start, never an error of its own
+        _log.debug("warming up %s failed: %s", name, error)
