@@ -44,6 +44,13 @@ class Escaped(Exception):
         self.original = original
 
 
+async def guarded(coro: Coroutine[Any, Any, T]) -> T:
+    try:
+        return await coro
+    except (KeyboardInterrupt, SystemExit) as exc:
+        raise Escaped(exc) from exc
+
+
 class BridgedFuture(concurrent.futures.Future[T]):
     """The future of a submitted call: every way of waiting on it can be interrupted.
 
@@ -157,7 +164,7 @@ class Job(Generic[T]):
             coro.close()
             self._settle_cancelled()
             return
-        wrapped = self._guarded(coro)
+        wrapped = guarded(coro)
         try:
             task = create_task(self.loop, wrapped, ctx)
         except BaseException as exc:
@@ -169,21 +176,6 @@ class Job(Generic[T]):
             return
         self.task = task
         task.add_done_callback(self._settle)
-
-    async def _guarded(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run ``coro``; its result settles the future at once, in the task's last step: a
-        done callback would wake the waiting caller one loop turn later (a sync call's hop
-        is most of its cost over a raw call, ``benchmarks/bridge_latency.py``). Failures and
-        cancellations settle through ``_settle``."""
-        try:
-            result = await coro
-        except (KeyboardInterrupt, SystemExit) as exc:
-            raise Escaped(exc) from exc
-        if not self._settled:
-            self._settled = True
-            if self.future.set_running_or_notify_cancel():
-                self.future.set_result(result)
-        return result
 
     def cancel(self) -> None:
         """Ask the bridge loop to cancel the task; safe from any thread and signal handlers."""
