@@ -53,7 +53,8 @@ def run_cell(kernel: KernelSession, code: str, timeout: float = 60) -> dict[str,
             found["stdout" if content["name"] == "stdout" else "error"] += content["text"]
         elif kind == "error":
             found["error"] += f"{content['ename']}: {content['evalue']}"
-        elif kind in ("execute_result", "display_data"):
+        elif kind == "execute_result" or (kind == "display_data" and found["result"] is None):
+            # The cell's own result wins: a task's progress display may land after it.
             found["result"] = content
         elif kind == "status" and content["execution_state"] == "idle":
             return found
