@@ -37,11 +37,9 @@ AWAIT_ADVICE = (
     "as is)."
 )
 
-GIVE_BACK_GRACE = 1.5
+GIVE_BACK_GRACE = 0.5
 """How long a timed-out call waits for its displaced tool's worker to stop and give back
-what it bound (the cancel reaches it in milliseconds; a tool ignoring it takes the grace).
-Giving back walks the heap (``bridge/notebook.py`` ``bound_to``): 0.5 s once ran out on
-Python 3.10 beside the whole suite, and the next awaited call met a bound Event."""
+what it bound (the cancel reaches it in milliseconds; a tool ignoring it takes the grace)."""
 
 Displaced = list[concurrent.futures.Future[None]]
 """The workers that ran a call's notebook tools displaced: each done once it has ended."""
