@@ -82,6 +82,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 Recorder = Callable[[str, float], None]
+
+
+def _rows_file() -> Path:
+    """This process's file of timing rows in the run's folder."""
+    return Path(os.environ[_TIMINGS_DIR]) / f"{os.getpid()}.jsonl"
+
+
 _MODULES = "modules"  # the section of each module's wall time (its fixtures included)
 _SLOWEST_MODULES = 25
 _module_seconds: defaultdict[str, float] = defaultdict(float)
@@ -105,7 +112,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     folder = os.environ.get(_TIMINGS_DIR)
     if folder and _module_seconds:
         worker = getattr(session.config, "workerinput", {}).get("workerid", "main")
-        with (Path(folder) / f"{os.getpid()}.jsonl").open("a") as out:
+        with _rows_file().open("a") as out:
             for module, seconds in _module_seconds.items():
                 out.write(json.dumps([_MODULES, f"{worker} {module}", seconds]) + "\n")
 
@@ -113,7 +120,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def timing_section() -> Callable[[str], Recorder]:
     """``timing_section("browser")`` -> a recorder for that section (for session fixtures)."""
-    rows = Path(os.environ[_TIMINGS_DIR]) / f"{os.getpid()}.jsonl"
+    rows = _rows_file()
 
     def section(name: str) -> Recorder:
         def record(label: str, seconds: float) -> None:

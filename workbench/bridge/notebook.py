@@ -115,7 +115,7 @@ class _Handoff(Generic[T]):
 
     def _copy(self, task: asyncio.Task[T]) -> None:
         self._host.tools_running.pop(id(self), None)
-        if task.cancelled() and not self._cancel_asked:
+        if task.cancelled():
             # Cancelled on the kernel's side (its loop stopped: asyncio.run ending, a cell's
             # task cancelled), not by the caller: a CancelledError would cancel the awaiting
             # server handler from outside and end the in-process server's session with it.
@@ -123,9 +123,8 @@ class _Handoff(Generic[T]):
                 f"{self._label} was cancelled on the kernel's event loop before it finished "
                 "(the loop stopped or a cell cancelled it)."
             )
-            _settle_future(self.future, None, stopped)
-        elif task.cancelled():
-            _settle_future(self.future, None, asyncio.CancelledError())
+            error = asyncio.CancelledError() if self._cancel_asked else stopped
+            _settle_future(self.future, None, error)
         else:
             exc = task.exception()
             _settle_future(self.future, None if exc is not None else task.result(), exc)
